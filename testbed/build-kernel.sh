@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build one testbed kernel: build-kernel.sh ARCH IMPL DEBUG
+# Prints the path of the bootable image on stdout.
+. "$(dirname "$0")/common.sh"
+
+arch=$1 impl=$2 debug=${3:-0}
+label="$arch-$impl"
+[ "$debug" = 1 ] && label="$label-debug"
+karch=$(arch_kernel "$arch")
+cross=$(arch_cross "$arch")
+
+"$TOP/testbed/prepare-base.sh"
+[ "$impl" = new ] && "$TOP/testbed/overlay.sh"
+src=$(impl_src "$impl")
+obj=$(obj_dir "$arch" "$impl" "$debug")
+mkdir -p "$obj"
+
+export CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
+mk=(make -s -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross"
+    CC="ccache ${cross}gcc" HOSTCC="ccache gcc" KBUILD_BUILD_TIMESTAMP="Sun Nov 1 00:00:00 UTC 2026"
+    KBUILD_BUILD_USER=perfev KBUILD_BUILD_HOST=testbed)
+
+frags=("$TOP/testbed/config/common.config" "$TOP/testbed/config/$arch.config")
+if [ "$debug" = 1 ]; then
+	frags+=("$TOP/testbed/config/debug.config")
+	[ -f "$TOP/testbed/config/debug-$arch.config" ] && frags+=("$TOP/testbed/config/debug-$arch.config")
+fi
+want=$( (cat "${frags[@]}"; cat "$BUILD/base/version") | sha1sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfev-config" 2>/dev/null)" != "$want" ]; then
+	log "configuring $label (tinyconfig + fragments)"
+	"${mk[@]}" tinyconfig >/dev/null
+	KCONFIG_CONFIG="$obj/.config" "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "${frags[@]}" >/dev/null
+	"${mk[@]}" olddefconfig >/dev/null
+	# Report options of the fragments that did not survive olddefconfig.
+	cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r line; do
+		if [ "${line%=n}" != "$line" ]; then
+			if grep -q "^${line%=n}=" "$obj/.config"; then log "config: wanted $line"; fi
+		elif ! grep -qxF "$line" "$obj/.config"; then
+			log "config: wanted $line, not set"
+		fi
+	done
+	echo "$want" > "$obj/.perfev-config"
+fi
+
+case "$arch" in
+x86_64) target=bzImage image="$obj/arch/x86/boot/bzImage" ;;
+ppc64le) target=vmlinux image="$obj/vmlinux" ;;
+esac
+log "building $label: Linux $(cat "$BUILD/base/version") from $src"
+start=$SECONDS
+"${mk[@]}" -j"$JOBS" "$target" >&2 || die "kernel build failed ($arch-$impl)"
+log "built $image in $((SECONDS - start)) s"
+echo "$image"

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the testbed scripts.  Sourced, never executed.
+#
+# Layout of the (git-ignored) build directory:
+#   build/base/linux-6.1.y/        pristine unpacked Debian linux-source-6.1
+#   build/src-new/                 base + our overlay + patches - removed files
+#   build/obj/<arch>-<impl>[-debug]/  out-of-tree kernel objects (O=)
+#   build/guest/<arch>/            static test binaries and initramfs trees
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+OUT=${OUT:-$TOP/out}
+BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+JOBS=${JOBS:-$(( $(nproc) + 1 ))}
+
+log() { printf '[testbed] %s\n' "$*" >&2; }
+die() { printf '[testbed] error: %s\n' "$*" >&2; exit 1; }
+
+# Kernel ARCH and cross prefix for a testbed arch name.
+arch_kernel() {
+	case "$1" in
+	x86_64) echo x86 ;;
+	ppc64le) echo powerpc ;;
+	*) die "unknown ARCH '$1' (x86_64, ppc64le or all)" ;;
+	esac
+}
+
+arch_cross() {
+	case "$1" in
+	x86_64) echo "" ;;
+	ppc64le) echo powerpc64le-linux-gnu- ;;
+	esac
+}
+
+# Directory holding the unpacked pristine base tree.
+base_dir() {
+	local d
+	d=$(find "$BUILD/base" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-6.1*' 2>/dev/null | head -n 1)
+	[ -n "$d" ] || die "base tree not unpacked (run testbed/prepare-base.sh)"
+	echo "$d"
+}
+
+# Kernel version string of a source tree, e.g. 6.1.192 (from its Makefile).
+tree_version() {
+	awk -F' = ' '/^VERSION =/{v=$2} /^PATCHLEVEL =/{p=$2} /^SUBLEVEL =/{s=$2} END{print v"."p"."s}' "$1/Makefile"
+}
+
+# Source tree used to build an implementation.
+impl_src() {
+	case "$1" in
+	upstream) base_dir ;;
+	new) echo "$BUILD/src-new" ;;
+	*) die "unknown IMPL '$1' (new or upstream)" ;;
+	esac
+}
+
+obj_dir() { # arch impl debug
+	local d="$BUILD/obj/$1-$2"
+	[ "${3:-0}" = 1 ] && d="$d-debug"
+	echo "$d"
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfev.c - helper library shared by the perf_events conformance tests.
+ * See perfev.h for the contract of each helper.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/prctl.h>
+
+#include "perfev.h"
+
+int perfev_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+void perfev_attr_init(struct perf_event_attr *attr, __u32 type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->disabled = 1;
+}
+
+int perfev_open_self(__u32 type, __u64 config, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, type, config);
+	if (group_fd >= 0)
+		attr.disabled = 0;
+	return perfev_open(&attr, 0, -1, group_fd, 0);
+}
+
+int perfev_read_count(int fd, __u64 *count)
+{
+	ssize_t n = read(fd, count, sizeof(*count));
+
+	if (n != sizeof(*count)) {
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int perfev_read_value(int fd, struct perfev_value *v)
+{
+	ssize_t n = read(fd, v, sizeof(*v));
+
+	if (n != sizeof(*v)) {
+		if (n >= 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+bool perfev_have_hw(void)
+{
+	static int cached = -1;
+	int fd;
+
+	if (cached >= 0)
+		return cached;
+	fd = perfev_open_self(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, -1);
+	cached = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	return cached;
+}
+
+int perfev_read_int(const char *path, long long *val)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fscanf(f, "%lld", val) == 1 ? 0 : -1;
+	fclose(f);
+	return ret;
+}
+
+int perfev_write_int(const char *path, long long val)
+{
+	char buf[32];
+	int fd, len, ret;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%lld\n", val);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+int perfev_pmu_type(const char *pmu)
+{
+	char path[256];
+	long long type;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmu);
+	if (perfev_read_int(path, &type))
+		return -1;
+	return (int)type;
+}
+
+const char *perfev_tracefs(void)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[128];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (access(path, F_OK) == 0)
+			return roots[i];
+	}
+	return NULL;
+}
+
+int perfev_tracepoint_id(const char *sys, const char *name)
+{
+	const char *root = perfev_tracefs();
+	char path[256];
+	long long id;
+
+	if (!root)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, sys, name);
+	if (perfev_read_int(path, &id))
+		return -1;
+	return (int)id;
+}
+
+int perfev_nr_cpus(void)
+{
+	return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void perfev_burn(unsigned long loops)
+{
+	volatile unsigned long sink = 0;
+	unsigned long i;
+
+	for (i = 0; i < loops; i++)
+		sink += i;
+}
+
+int perfev_touch_pages(size_t npages)
+{
+	size_t pg = sysconf(_SC_PAGESIZE), i;
+	volatile char *p;
+
+	p = mmap(NULL, npages * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	for (i = 0; i < npages; i++)
+		p[i * pg] = 1;
+	return munmap((void *)p, npages * pg);
+}
+
+int perfev_pipe_pingpong(int rounds)
+{
+	int to_child[2], to_parent[2], i, status;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(to_child) || pipe(to_parent))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		for (i = 0; i < rounds; i++) {
+			if (read(to_child[0], &c, 1) != 1 ||
+			    write(to_parent[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < rounds; i++) {
+		if (write(to_child[1], &c, 1) != 1 ||
+		    read(to_parent[0], &c, 1) != 1)
+			break;
+	}
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return (i == rounds && WIFEXITED(status) && !WEXITSTATUS(status)) ? 0 : -1;
+}
+
+int perfev_run_unprivileged(int (*fn)(void *arg), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(255);
+		_exit(fn(arg) & 0xff);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+int perfev_child_start(struct perfev_child *c, void (*body)(void *arg), void *arg)
+{
+	int fds[2];
+	char ch;
+
+	if (pipe(fds))
+		return -1;
+	c->pid = fork();
+	if (c->pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (c->pid == 0) {
+		close(fds[1]);
+		if (read(fds[0], &ch, 1) != 1)
+			_exit(2);
+		if (body)
+			body(arg);
+		_exit(0);
+	}
+	close(fds[0]);
+	c->go_fd = fds[1];
+	return 0;
+}
+
+int perfev_child_go(struct perfev_child *c)
+{
+	char ch = 1;
+	int ret = write(c->go_fd, &ch, 1) == 1 ? 0 : -1;
+
+	close(c->go_fd);
+	c->go_fd = -1;
+	return ret;
+}
+
+int perfev_child_wait(struct perfev_child *c)
+{
+	int status;
+
+	if (c->go_fd >= 0) {
+		close(c->go_fd);
+		c->go_fd = -1;
+	}
+	if (waitpid(c->pid, &status, 0) != c->pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

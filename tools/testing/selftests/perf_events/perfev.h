@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfev.h - small helper library shared by the perf_events conformance tests.
+ *
+ * Owns: the raw perf_event_open() wrapper, attr builders, sysfs/tracefs/sysctl
+ * lookups, controlled workloads and privilege helpers.  Tests include this
+ * after "../kselftest_harness.h".  Nothing here asserts: helpers return -1 and
+ * leave errno set, so the test decides what is a failure and what is a SKIP.
+ */
+#ifndef PERFEV_H
+#define PERFEV_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#ifndef PERF_ATTR_SIZE_VER7
+#define PERF_ATTR_SIZE_VER7	128
+#endif
+
+/* perf_event_open(2); returns the fd, or -1 with errno set. */
+int perfev_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		unsigned long flags);
+
+/* Zero @attr and fill type/config/size; the event starts disabled. */
+void perfev_attr_init(struct perf_event_attr *attr, __u32 type, __u64 config);
+
+/* Open a counting event on the calling thread (pid 0, any CPU), disabled. */
+int perfev_open_self(__u32 type, __u64 config, int group_fd);
+
+/* read(2) exactly one u64 count; returns -1 on a short or failed read. */
+int perfev_read_count(int fd, __u64 *count);
+
+/* Counting value with time_enabled/time_running (read_format TOTAL_TIMES). */
+struct perfev_value {
+	__u64 value;
+	__u64 enabled;
+	__u64 running;
+};
+int perfev_read_value(int fd, struct perfev_value *v);
+
+/*
+ * Hardware counters present?  True when PERF_TYPE_HARDWARE instructions can be
+ * opened on the calling thread (false on x86_64 under QEMU TCG).
+ */
+bool perfev_have_hw(void);
+
+/* Dynamic PMU type from /sys/bus/event_source/devices/@pmu/type, or -1. */
+int perfev_pmu_type(const char *pmu);
+
+/* Tracepoint id of @sys:@name from tracefs (or debugfs/tracing), or -1. */
+int perfev_tracepoint_id(const char *sys, const char *name);
+
+/* Path of the mounted tracefs root, or NULL. */
+const char *perfev_tracefs(void);
+
+/* Read/write an integer sysctl or sysfs file; -1 on error. */
+int perfev_read_int(const char *path, long long *val);
+int perfev_write_int(const char *path, long long val);
+
+/* Number of online CPUs (sysconf). */
+int perfev_nr_cpus(void);
+
+/* Controlled workloads. */
+void perfev_burn(unsigned long loops);		/* pure user-space CPU work */
+int perfev_touch_pages(size_t npages);		/* fresh anonymous pages, 1 write each */
+int perfev_pipe_pingpong(int rounds);		/* rounds of blocking round trips with a child */
+
+/*
+ * Run @fn(arg) in a forked child with uid/gid 65534 and no capabilities;
+ * returns fn's return value (0..255), or -1 if the child could not run.
+ */
+int perfev_run_unprivileged(int (*fn)(void *arg), void *arg);
+
+/* Fork a child that waits on a pipe until perfev_child_go(); for pid targets. */
+struct perfev_child {
+	pid_t pid;
+	int go_fd;
+};
+int perfev_child_start(struct perfev_child *c, void (*body)(void *arg), void *arg);
+int perfev_child_go(struct perfev_child *c);	/* release it; body runs, then _exit(0) */
+int perfev_child_wait(struct perfev_child *c);	/* waitpid; returns exit status or -1 */
+
+#endif /* PERFEV_H */
