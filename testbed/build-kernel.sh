@@ -17,9 +17,11 @@ obj=$(obj_dir "$arch" "$impl" "$debug")
 mkdir -p "$obj"
 
 export CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros,include_file_mtime
+# Fixed build identity (environment, not make arguments: a value with spaces
+# on the make command line is split again by some sub-makes).
+export KBUILD_BUILD_TIMESTAMP="2026-11-01 00:00:00 UTC" KBUILD_BUILD_USER=perfev KBUILD_BUILD_HOST=testbed
 mk=(make -s -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross"
-    CC="ccache ${cross}gcc" HOSTCC="ccache gcc" KBUILD_BUILD_TIMESTAMP="Sun Nov 1 00:00:00 UTC 2026"
-    KBUILD_BUILD_USER=perfev KBUILD_BUILD_HOST=testbed)
+    CC="ccache ${cross}gcc" HOSTCC="ccache gcc")
 
 frags=("$TOP/testbed/config/common.config" "$TOP/testbed/config/$arch.config")
 if [ "$debug" = 1 ]; then

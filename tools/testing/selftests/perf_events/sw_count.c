@@ -20,8 +20,8 @@ TEST(page_faults_at_least_pages_touched)
 	ASSERT_EQ(0, perfev_touch_pages(64));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, perfev_read_count(fd, &count));
-	EXPECT_GE(count, 64);
-	EXPECT_LT(count, 64 + 1000);
+	EXPECT_GE(count, 64ULL);
+	EXPECT_LT(count, 64ULL + 1000);
 	close(fd);
 }
 

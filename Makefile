@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+# perf_events clean-room core: build-and-boot testbed.
+#
+#   make run     build our kernel, boot it in QEMU, demo the real perf tool
+#   make check   run every test suite in the guest; ends with
+#                "N passed, N failed, N skipped"
+#
+# Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
+#            SUITES=perfev,upstream,perftest  TESTS=attr,groups  TAG=name
+ARCH ?= x86_64
+IMPL ?= new
+DEBUG ?= 0
+export ARCH IMPL DEBUG SUITES TESTS TAG
+
+.PHONY: all run check deps kernel clean distclean
+
+all: check
+
+deps:
+	@testbed/deps.sh
+
+run: deps
+	@testbed/demo.sh
+
+check: deps
+	@testbed/check.sh
+
+kernel: deps
+	@for a in $(if $(filter all,$(ARCH)),x86_64 ppc64le,$(ARCH)); do \
+		testbed/build-kernel.sh $$a $(IMPL) $(DEBUG) || exit 1; done
+
+clean:
+	rm -rf build/obj build/guest build/src-new build/stage-new out
+
+distclean:
+	rm -rf build out

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: build, boot and judge every requested arch.
+#   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
+#   SUITES=perfev,upstream,perftest  TESTS=attr,groups (perfev binaries only)
+#   TAG=name  (separate guest/result directories for parallel runs)
+# Ends with `N passed, N failed, N skipped` over all arches; exit 1 on failure.
+. "$(dirname "$0")/common.sh"
+
+ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
+SUITES=${SUITES:-perfev,upstream,perftest} TESTS=${TESTS:-} TAG=${TAG:-}
+case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
+
+total_p=0 total_f=0 total_s=0
+for arch in "${arches[@]}"; do
+	label="$arch-$IMPL"
+	[ "$DEBUG" = 1 ] && label="$label-debug"
+	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
+	gdir="$BUILD/guest/$arch${TAG:+-$TAG}"
+	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
+	rdir="$OUT/results/$label${TAG:+-$TAG}"
+	mkdir -p "$rdir"
+	logf="$rdir/console.log"
+	limit=${PERFEV_TIMEOUT:-2400}
+	[ "$DEBUG" = 1 ] && limit=$((limit * 3))
+	mem=1536
+	[ "$DEBUG" = 1 ] && mem=3072
+	QEMU_MEM=$mem "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" "$logf" "$limit" \
+		"perfev.mode=check perfev.suites=$SUITES${TESTS:+ perfev.tests=$TESTS}"
+	log "results of $label: base Linux $(cat "$BUILD/base/version"), kernel $kernel"
+	set +e
+	python3 "$TOP/testbed/judge.py" "$arch" "$IMPL" "$logf" "$TOP/testbed/expected/$arch.txt" "$rdir"
+	set -e
+	read -r p f s < "$rdir/summary"
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+done
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" = 0 ]

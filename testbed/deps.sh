@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the testbed needs on Debian 12, only when something is missing.
+# QEMU 10 comes from Debian's bookworm-backports suite: its apt source is
+# derived from the mirror this machine already uses (no host is hard-coded).
+# ppc64el is added as a foreign dpkg architecture only so that
+# 'apt-get download busybox-static:ppc64el' can fetch the guest's BusyBox.
+set -euo pipefail
+log() { printf '[deps] %s\n' "$*" >&2; }
+
+pkgs=(linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils
+      kmod rsync python3 file ccache busybox-static linux-perf
+      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross)
+qemu_pkgs=(qemu-system-x86 qemu-system-ppc)
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+qemu_missing=()
+for p in "${qemu_pkgs[@]}"; do
+	v=$(dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null || true)
+	case "$v" in "install ok installed 1:1"[0-9].*) ;; *) qemu_missing+=("$p") ;; esac
+done
+need_ppc64el=0
+dpkg --print-foreign-architectures | grep -qx ppc64el || need_ppc64el=1
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#qemu_missing[@]} -eq 0 ] && [ $need_ppc64el = 0 ]; then
+	exit 0
+fi
+
+if [ ${#qemu_missing[@]} -gt 0 ] && ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	uri=$(grep -rhs -A3 '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null |
+	      awk '/^URIs:/ {u=$2} /^Suites:/ && / bookworm( |$)/ {print u; exit}')
+	[ -n "$uri" ] || uri=$(awk '$1=="deb" && $3=="bookworm" {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+	[ -n "$uri" ] || { log "cannot find this machine's Debian mirror to add bookworm-backports"; exit 1; }
+	log "adding bookworm-backports from $uri"
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" | $sudo tee /etc/apt/sources.list.d/perfev-backports.sources >/dev/null
+fi
+if [ $need_ppc64el = 1 ]; then
+	log "adding foreign architecture ppc64el (for busybox-static:ppc64el)"
+	$sudo dpkg --add-architecture ppc64el
+fi
+log "installing: ${missing[*]} ${qemu_missing[*]}"
+$sudo apt-get update -q >/dev/null || log "apt-get update reported errors (continuing with the indexes it has)"
+export DEBIAN_FRONTEND=noninteractive
+[ ${#missing[@]} -eq 0 ] || $sudo apt-get install -y -q "${missing[@]}" >/dev/null
+[ ${#qemu_missing[@]} -eq 0 ] || $sudo apt-get install -y -q -t bookworm-backports "${qemu_missing[@]}" >/dev/null
+log "done"

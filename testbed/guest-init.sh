@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the testbed guest.  Mounts the pseudo filesystems, runs what the
+# kernel command line asks for, prints machine-readable results on the console
+# and powers off.  Command line:
+#   perfev.mode=check|demo|shell
+#   perfev.suites=perfev,upstream,perftest   (check mode; kunit runs at boot)
+#   perfev.tests=NAME,NAME                   (only these perfev binaries)
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+mkdir -p /root /results
+ln -sf /proc/self/fd /dev/fd
+
+arg() { # arg NAME DEFAULT: value of NAME= on the kernel command line
+	v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1)
+	echo "${v:-$2}"
+}
+mode=$(arg perfev.mode check)
+suites=$(arg perfev.suites perfev,upstream,perftest)
+only=$(arg perfev.tests "")
+
+echo "PERFEV-GUEST-START mode=$mode kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc)"
+
+run_binary() { # suite path
+	name=$(basename "$2")
+	mkdir -p "/results/$1"
+	start=$(cut -d' ' -f1 /proc/uptime)
+	timeout -s KILL 900 "$2" > "/results/$1/$name.tap" 2>&1 < /dev/null
+	rc=$?
+	end=$(cut -d' ' -f1 /proc/uptime)
+	echo "$rc" > "/results/$1/$name.rc"
+	echo "perfev: $1/$name rc=$rc ($start..$end s)"
+}
+
+selected() { # name: in perfev.tests, or no filter
+	[ -z "$only" ] && return 0
+	case ",$only," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+run_check() {
+	case ",$suites," in *,perfev,*)
+		for t in /tests/perfev/*; do
+			[ -x "$t" ] && selected "$(basename "$t")" && run_binary perfev "$t"
+		done ;;
+	esac
+	case ",$suites," in *,upstream,*)
+		for t in /tests/upstream/*; do
+			[ -x "$t" ] && run_binary upstream "$t"
+		done ;;
+	esac
+	case ",$suites," in *,perftest,*)
+		if [ -x /usr/bin/perf ]; then
+			mkdir -p /results/perftest
+			cd /tmp
+			timeout -s KILL 1200 perf test > /results/perftest/perf-test.txt 2>&1 < /dev/null
+			echo "$?" > /results/perftest/perf-test.rc
+			echo "perfev: perftest rc=$(cat /results/perftest/perf-test.rc)"
+			cd /
+		fi ;;
+	esac
+	# Dump every result file between markers for the host to collect.
+	for f in /results/*/*; do
+		case "$f" in *.rc) continue ;; esac
+		echo "@@PERFEV-BEGIN ${f#/results/}@@"
+		cat "$f"
+		echo "@@PERFEV-END ${f#/results/}@@"
+	done
+	for f in /results/*/*.rc; do
+		[ -f "$f" ] && echo "@@PERFEV-RC ${f#/results/} $(cat "$f")@@"
+	done
+	echo "@@PERFEV-BEGIN kernel/dmesg@@"
+	dmesg
+	echo "@@PERFEV-END kernel/dmesg@@"
+}
+
+run_demo() {
+	cd /tmp
+	echo "=== perf stat: software events of a small workload ==="
+	perf stat -e task-clock,context-switches,cpu-migrations,page-faults -- \
+		dd if=/dev/zero of=/dev/null bs=4k count=20000
+	echo "=== perf record -e cpu-clock + perf report --stdio ==="
+	perf record -q -e cpu-clock -c 100000 -o /tmp/cpu.data -- \
+		dd if=/dev/zero of=/dev/null bs=64k count=20000
+	perf report --stdio -i /tmp/cpu.data --sort comm,dso 2>/dev/null | head -n 30
+	echo "=== perf record -e sched:sched_switch (tracepoint) + perf report --stdio ==="
+	perf record -q -e sched:sched_switch -a -o /tmp/sched.data -- \
+		sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.01; done'
+	perf report --stdio -i /tmp/sched.data --sort comm 2>/dev/null | head -n 30
+	cd /
+}
+
+case "$mode" in
+check) run_check ;;
+demo) run_demo ;;
+shell) setsid cttyhack sh ;;
+esac
+echo "PERFEV-GUEST-DONE"
+sync
+poweroff -f

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one guest run from its console log.
+
+Usage: judge.py ARCH IMPL LOG EXPECTED RESULTS_DIR
+
+Collects every suite's results from the @@PERFEV-*@@ blocks of the console log
+(our kselftests and upstream's in TAP, `perf test` lines, KUnit KTAP from the
+dmesg dump), applies the per-arch expected-results file, scans the whole log
+for kernel splats, writes TAP per suite into RESULTS_DIR and prints one line
+per non-passing test plus the summary `N passed, N failed, N skipped`.
+Exit status: 0 when nothing failed.
+
+Expected-results file lines:  PATTERN  IMPLS  REASON
+  PATTERN  fnmatch pattern on a test id (suite/binary:test)
+  IMPLS    'all' (fails on upstream too, for the environmental REASON) or
+           'new' (not yet implemented by our core)
+A listed test that fails is reported as skipped with REASON; a listed test
+that passes is counted as passed and flagged so the entry can go.
+"""
+import fnmatch
+import os
+import re
+import sys
+
+SPLAT = re.compile(
+    r"WARNING: |BUG: |Oops|general protection fault|Kernel panic|kernel BUG at|"
+    r"possible circular locking|possible recursive locking|inconsistent lock state|"
+    r"suspicious RCU usage|KASAN:|UBSAN:|unreferenced object|"
+    r"rcu: INFO: .*stall|detected stalls|blocked for more than|soft lockup|hard LOCKUP|"
+    r"Unable to handle kernel|list_add corruption|list_del corruption|"
+    r"refcount_t: |DEBUG_LOCKS_WARN_ON|lockdep")
+TAP_RESULT = re.compile(r"^(not ok|ok) (\d+) (.*?)(?:\s+#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$")
+PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*\S)\s*:\s*(Ok|FAILED!|Skip)\s*(?:\((.*)\))?\s*$")
+KTIME = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+
+
+def load_expected(path, impl):
+    rules = []
+    if not os.path.exists(path):
+        return rules
+    for line in open(path):
+        line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()
+        if not line:
+            continue
+        parts = line.split(None, 2)
+        if len(parts) < 3:
+            sys.exit(f"judge: malformed line in {path}: {line}")
+        pat, impls, reason = parts
+        if impls == "all" or impls == impl:
+            rules.append((pat, reason))
+    return rules
+
+
+def parse_blocks(lines):
+    """Return ({name: [lines]}, {name: rc}, done, non-block lines)."""
+    blocks, rcs, outside = {}, {}, []
+    cur = None
+    done = False
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        m = re.search(r"@@PERFEV-BEGIN (\S+)@@", line)
+        if m:
+            cur = m.group(1)
+            blocks[cur] = []
+            continue
+        m = re.search(r"@@PERFEV-END (\S+)@@", line)
+        if m:
+            cur = None
+            continue
+        m = re.search(r"@@PERFEV-RC (\S+) (-?\d+)@@", line)
+        if m:
+            rcs[m.group(1)[:-3]] = int(m.group(2))
+            continue
+        if "PERFEV-GUEST-DONE" in line:
+            done = True
+        if cur is not None:
+            blocks[cur].append(line)
+        if cur is None or cur == "kernel/dmesg":
+            outside.append(line)
+    return blocks, rcs, done, outside
+
+
+def tap_results(suite, name, lines, rc):
+    """Results of one kselftest binary: list of (id, status, reason)."""
+    res = []
+    plan = None
+    for line in lines:
+        if re.match(r"^1\.\.(\d+)$", line):
+            plan = int(line[3:])
+            continue
+        m = TAP_RESULT.match(line)
+        if not m:
+            continue
+        ok, _, desc, directive, reason = m.groups()
+        desc = desc.strip()
+        if desc.startswith("global."):
+            desc = desc[len("global."):]
+        tid = f"{suite}/{name}:{desc}"
+        if directive == "SKIP":
+            res.append((tid, "skip", reason or "skipped"))
+        elif ok == "ok":
+            res.append((tid, "pass", ""))
+        else:
+            res.append((tid, "fail", ""))
+    if plan is not None and len(res) < plan:
+        res.append((f"{suite}/{name}", "fail",
+                    f"only {len(res)} of {plan} planned results (crash or time limit?)"))
+    elif rc is None:
+        res.append((f"{suite}/{name}", "fail", "no exit status"))
+    elif rc != 0 and not any(s == "fail" for _, s, _ in res):
+        res.append((f"{suite}/{name}", "fail", f"exit status {rc} with no failing test"))
+    if plan is None and not res:
+        res.append((f"{suite}/{name}", "fail", "no TAP output"))
+    return res
+
+
+def perftest_results(lines):
+    res = []
+    for line in lines:
+        m = PERFTEST.match(line)
+        if not m:
+            continue
+        num, desc, status, reason = m.groups()
+        desc = re.sub(r"\s+", " ", desc)
+        tid = f"perftest:{desc}"
+        if status == "Ok":
+            res.append((tid, "pass", ""))
+        elif status == "Skip":
+            res.append((tid, "skip", reason or "skipped by perf test"))
+        else:
+            res.append((tid, "fail", ""))
+    return res
+
+
+def kunit_results(lines):
+    res = []
+    for raw in lines:
+        line = KTIME.sub("", raw)
+        m = re.match(r"^(not ok|ok) \d+ (\S+)(?:\s+#\s*SKIP\s*(.*))?$", line)
+        if not m:
+            continue
+        ok, suite, skip = m.groups()
+        tid = f"kunit/{suite}"
+        if skip is not None:
+            res.append((tid, "skip", skip or "skipped"))
+        else:
+            res.append((tid, "pass" if ok == "ok" else "fail", ""))
+    return res
+
+
+def main():
+    arch, impl, logf, expected, outdir = sys.argv[1:6]
+    lines = open(logf, errors="replace").readlines()
+    blocks, rcs, done, outside = parse_blocks(lines)
+    rules = load_expected(expected, impl)
+
+    results = {}  # suite -> list
+    for key, body in sorted(blocks.items()):
+        suite, name = key.split("/", 1)
+        if suite in ("perfev", "upstream") and name.endswith(".tap"):
+            name = name[:-4]
+            results.setdefault(suite, []).extend(tap_results(suite, name, body, rcs.get(f"{suite}/{name}")))
+        elif suite == "perftest" and name == "perf-test.txt":
+            results.setdefault("perftest", []).extend(perftest_results(body))
+        elif key == "kernel/dmesg":
+            k = kunit_results(body)
+            if k:
+                results.setdefault("kunit", []).extend(k)
+
+    splats = [l.rstrip() for l in outside if SPLAT.search(l)]
+    if not done:
+        results.setdefault("kernel", []).append(("kernel:guest-completed", "fail",
+                                                  "guest did not finish (crash, hang or time limit)"))
+    results.setdefault("kernel", []).append(("kernel:no-splat", "fail" if splats else "pass",
+                                              f"{len(splats)} splat line(s)" if splats else ""))
+
+    os.makedirs(outdir, exist_ok=True)
+    npass = nfail = nskip = 0
+    report = []
+    for suite, res in sorted(results.items()):
+        tap = ["TAP version 13", f"1..{len(res)}"]
+        for i, (tid, status, reason) in enumerate(res, 1):
+            rule = next((r for r in rules if fnmatch.fnmatchcase(tid, r[0])), None)
+            if status == "fail" and rule:
+                status, reason = "skip", f"expected failure: {rule[1]}"
+            elif status == "pass" and rule:
+                report.append(f"XPASS {tid} (listed as expected failure: {rule[1]})")
+            if status == "pass":
+                npass += 1
+                tap.append(f"ok {i} {tid}")
+            elif status == "skip":
+                nskip += 1
+                tap.append(f"ok {i} {tid} # SKIP {reason}")
+            else:
+                nfail += 1
+                tap.append(f"not ok {i} {tid}" + (f" # {reason}" if reason else ""))
+                report.append(f"FAIL {tid}" + (f" ({reason})" if reason else ""))
+        with open(os.path.join(outdir, f"{suite}.tap"), "w") as f:
+            f.write("\n".join(tap) + "\n")
+    if splats:
+        report.append("kernel splats in the console log:")
+        report.extend("  " + s for s in splats[:60])
+    for r in report:
+        print(f"  {r}")
+    per_suite = ", ".join(f"{s} {sum(1 for r in res if r[1] == 'pass')}/{len(res)}"
+                          for s, res in sorted(results.items()))
+    print(f"  {arch}-{impl}: {per_suite}")
+    with open(os.path.join(outdir, "summary"), "w") as f:
+        f.write(f"{npass} {nfail} {nskip}\n")
+    print(f"{arch}-{impl}: {npass} passed, {nfail} failed, {nskip} skipped")
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a testbed kernel in QEMU (TCG) with a serial console log:
+#   run-qemu.sh ARCH KERNEL INITRD LOG TIMEOUT_S [EXTRA_CMDLINE]
+# The guest powers itself off; the time limit catches hangs.
+. "$(dirname "$0")/common.sh"
+
+arch=$1 kernel=$2 initrd=$3 logf=$4 limit=$5 extra=${6:-}
+mem=${QEMU_MEM:-1536}
+cmdline="panic=-1 loglevel=4 $extra"
+case "$arch" in
+x86_64)
+	qemu=(qemu-system-x86_64 -cpu max -smp 2,sockets=2 -m "$mem"
+	      -append "console=ttyS0 $cmdline")
+	;;
+ppc64le)
+	qemu=(qemu-system-ppc64 -M pseries -cpu power9 -smp 2 -m "$mem"
+	      -append "console=hvc0 $cmdline")
+	;;
+esac
+rm -f "$logf"
+start=$SECONDS
+set +e
+timeout -k 10 "$limit" "${qemu[@]}" -accel tcg -nodefaults -display none -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" -serial "file:$logf" -monitor none < /dev/null
+rc=$?
+set -e
+[ "$rc" = 124 ] && log "QEMU ($arch) hit the ${limit}s time limit"
+log "QEMU ($arch) ran $((SECONDS - start)) s, exit $rc; console log: $logf"
+exit 0
