@@ -71,7 +71,7 @@ done
 # Upstream's own selftests, from the pristine base tree.
 udir="$base/tools/testing/selftests/perf_events"
 for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$udir/Makefile"); do
-	"$cc" -static -O2 -Wall -Wl,-no-as-needed -D_GNU_SOURCE -o "$root/tests/upstream/$t" \
+	"$cc" -static -O2 -Wall -Wl,-no-as-needed -o "$root/tests/upstream/$t" \
 		"$udir/$t.c" -lpthread || die "building upstream selftest $t for $arch failed"
 done
 

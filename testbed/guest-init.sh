@@ -61,6 +61,12 @@ run_check() {
 			timeout -s KILL 1200 perf test > /results/perftest/perf-test.txt 2>&1 < /dev/null
 			echo "$?" > /results/perftest/perf-test.rc
 			echo "perfev: perftest rc=$(cat /results/perftest/perf-test.rc)"
+			# Verbose rerun of each failed case, for the log reader.
+			for n in $(sed -n 's/^ *\([0-9.]*\):.*: FAILED!$/\1/p' \
+					/results/perftest/perf-test.txt); do
+				echo "=== perf test -v ${n%.*} ==="
+				timeout -s KILL 300 perf test -v "${n%.*}" 2>&1 < /dev/null | tail -n 40
+			done > /results/perftest/failed-verbose.log
 			cd /
 		fi ;;
 	esac
