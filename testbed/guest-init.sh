@@ -80,6 +80,14 @@ run_check() {
 	for f in /results/*/*.rc; do
 		[ -f "$f" ] && echo "@@PERFEV-RC ${f#/results/} $(cat "$f")@@"
 	done
+	# DEBUG=1 kernels: a kmemleak scan after the suites; its reports
+	# ("unreferenced object ...") are splats for the judge.
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan > /sys/kernel/debug/kmemleak
+		sleep 5
+		echo scan > /sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak
+	fi
 	echo "@@PERFEV-BEGIN kernel/dmesg@@"
 	dmesg
 	echo "@@PERFEV-END kernel/dmesg@@"
