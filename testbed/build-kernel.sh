@@ -36,7 +36,10 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfev-config" 2>/dev/null)" != "$
 		"$obj/.config" "${frags[@]}" >/dev/null
 	"${mk[@]}" olddefconfig >/dev/null
 	# Report options of the fragments that did not survive olddefconfig.
-	cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while IFS= read -r line; do
+	# Later fragments override earlier ones: check only the last setting.
+	cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' |
+	awk -F= '{ last[$1] = $0 } END { for (k in last) print last[k] }' | sort |
+	while IFS= read -r line; do
 		if [ "${line%=n}" != "$line" ]; then
 			if grep -q "^${line%=n}=" "$obj/.config"; then log "config: wanted $line"; fi
 		elif ! grep -qxF "$line" "$obj/.config"; then
