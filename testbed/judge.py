@@ -32,7 +32,7 @@ SPLAT = re.compile(
     r"suspicious RCU usage|KASAN:|UBSAN:|unreferenced object|"
     r"rcu: INFO: .*stall|detected stalls|blocked for more than|soft lockup|hard LOCKUP|"
     r"Unable to handle kernel|list_add corruption|list_del corruption|"
-    r"refcount_t: |DEBUG_LOCKS_WARN_ON|lockdep")
+    r"refcount_t: |DEBUG_LOCKS_WARN_ON|INFO: lockdep is turned off")
 TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: (.*?))?(?:\s*#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$")
 TAP_RUN = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.$")
 PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*\S)\s*:\s*(Ok|FAILED!|Skip)\s*(?:\((.*)\))?\s*$")
