@@ -10,6 +10,19 @@ label="$arch-$impl"
 karch=$(arch_kernel "$arch")
 cross=$(arch_cross "$arch")
 
+obj0=$(obj_dir "$arch" "$impl" "$debug")
+case "$arch" in
+x86_64) image="$obj0/arch/x86/boot/bzImage" ;;
+ppc64le) image="$obj0/vmlinux" ;;
+esac
+# NOBUILD=1: reuse the kernel that is already built (for concurrent guest
+# runs with TAG=, which must not race on one object directory).
+if [ "${NOBUILD:-0}" = 1 ]; then
+	[ -f "$image" ] || die "NOBUILD=1 but $image is not built"
+	echo "$image"
+	exit 0
+fi
+
 "$TOP/testbed/prepare-base.sh"
 [ "$impl" = new ] && "$TOP/testbed/overlay.sh"
 src=$(impl_src "$impl")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * groups.c - event groups (group_fd).
+ * Event groups (group_fd).
  *
  * Covers: a group is read atomically with PERF_FORMAT_GROUP (siblings counting
  * the same thing read the same value); the leader's ENABLE/DISABLE gates the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * inherit.c - attr.inherit, inherit_thread and inherit_stat.
+ * attr.inherit, inherit_thread and inherit_stat.
  *
  * Covers: with inherit, children forked after the event was opened are
  * counted: reading the parent's fd includes live children (6.1 sums the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * percpu.c - CPU-wide events (pid == -1, cpu == N).
+ * CPU-wide events (pid == -1, cpu == N).
  *
  * Covers: a CPU-wide event counts the work done on its CPU only (a workload
  * pinned to one CPU shows up there and not on another); cpu-clock on a CPU

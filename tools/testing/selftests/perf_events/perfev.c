@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfev.c - helper library shared by the perf_events conformance tests.
+ * Helper library shared by the perf_events conformance tests.
  * See perfev.h for the contract of each helper.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -177,15 +178,30 @@ int perfev_touch_pages(size_t npages)
 
 int perfev_pipe_pingpong(int rounds)
 {
-	int to_child[2], to_parent[2], i, status;
+	int to_child[2], to_parent[2], i, status, pinned;
+	cpu_set_t saved, one;
 	char c = 0;
 	pid_t pid;
 
 	if (pipe(to_child) || pipe(to_parent))
 		return -1;
+	/*
+	 * Both ends on one CPU: every round then switches the parent out (it
+	 * sleeps in read() or the woken child preempts it), never zero times
+	 * because the reply came from another CPU before read() slept.
+	 */
+	pinned = sched_getaffinity(0, sizeof(saved), &saved) == 0;
+	if (pinned) {
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (pinned)
+			sched_setaffinity(0, sizeof(saved), &saved);
 		return -1;
+	}
 	if (pid == 0) {
 		for (i = 0; i < rounds; i++) {
 			if (read(to_child[0], &c, 1) != 1 ||
@@ -203,6 +219,8 @@ int perfev_pipe_pingpong(int rounds)
 	close(to_child[1]);
 	close(to_parent[0]);
 	close(to_parent[1]);
+	if (pinned)
+		sched_setaffinity(0, sizeof(saved), &saved);
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return (i == rounds && WIFEXITED(status) && !WEXITSTATUS(status)) ? 0 : -1;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfev.h - small helper library shared by the perf_events conformance tests.
+ * Small helper library shared by the perf_events conformance tests.
  *
  * Owns: the raw perf_event_open() wrapper, attr builders, sysfs/tracefs/sysctl
  * lookups, controlled workloads and privilege helpers.  Tests include this
@@ -41,6 +41,7 @@ struct perfev_value {
 	__u64 enabled;
 	__u64 running;
 };
+
 int perfev_read_value(int fd, struct perfev_value *v);
 
 /*
@@ -68,7 +69,7 @@ int perfev_nr_cpus(void);
 /* Controlled workloads. */
 void perfev_burn(unsigned long loops);		/* pure user-space CPU work */
 int perfev_touch_pages(size_t npages);		/* fresh anonymous pages, 1 write each */
-int perfev_pipe_pingpong(int rounds);		/* rounds of blocking round trips with a child */
+int perfev_pipe_pingpong(int rounds);		/* round trips with a child, both on one CPU */
 
 /*
  * Run @fn(arg) in a forked child with uid/gid 65534 and no capabilities;
@@ -81,6 +82,7 @@ struct perfev_child {
 	pid_t pid;
 	int go_fd;
 };
+
 int perfev_child_start(struct perfev_child *c, void (*body)(void *arg), void *arg);
 int perfev_child_go(struct perfev_child *c);	/* release it; body runs, then _exit(0) */
 int perfev_child_wait(struct perfev_child *c);	/* waitpid; returns exit status or -1 */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfev_ring.c - ring-buffer reader for the perf_events conformance tests.
+ * Ring-buffer reader for the perf_events conformance tests.
  * See perfev_ring.h for the contract.
  */
 #define _GNU_SOURCE

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfev_ring.h - reading a perf event's mmap ring buffer in the tests.
+ * Reading a perf event's mmap ring buffer in the tests.
  *
  * Owns: mapping the user page plus 2^n data pages, walking records with the
  * head/tail protocol (acquire on data_head, release on data_tail) and copying

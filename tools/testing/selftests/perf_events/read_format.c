@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * read_format.c - the layout of read(2) on a counting event.
+ * The layout of read(2) on a counting event.
  *
  * Covers: every combination of PERF_FORMAT_TOTAL_TIME_ENABLED, _RUNNING, _ID,
  * _LOST (6.0+) and _GROUP gives exactly the documented number of bytes, for a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sw_count.c - counting with the software PMU (PERF_TYPE_SOFTWARE 0..11)
+ * Counting with the software PMU (PERF_TYPE_SOFTWARE 0..11)
  * against workloads the test controls.
  *
  * Covers: every software config 0..11 opens and counts on the calling task;
