@@ -24,7 +24,7 @@ if [ "${NOBUILD:-0}" = 1 ]; then
 fi
 
 "$TOP/testbed/prepare-base.sh"
-[ "$impl" = new ] && "$TOP/testbed/overlay.sh"
+"$TOP/testbed/overlay.sh" "$impl"
 src=$(impl_src "$impl")
 obj=$(obj_dir "$arch" "$impl" "$debug")
 mkdir -p "$obj"

@@ -4,6 +4,7 @@
 # Layout of the (git-ignored) build directory:
 #   build/base/linux-6.1.y/        pristine unpacked Debian linux-source-6.1
 #   build/src-new/                 base + our overlay + patches - removed files
+#   build/src-upstream/            base + testbed-only drivers (testbed/upstream-files)
 #   build/obj/<arch>-<impl>[-debug]/  out-of-tree kernel objects (O=)
 #   build/guest/<arch>/            static test binaries and initramfs trees
 set -euo pipefail
@@ -49,8 +50,7 @@ tree_version() {
 # Source tree used to build an implementation.
 impl_src() {
 	case "$1" in
-	upstream) base_dir ;;
-	new) echo "$BUILD/src-new" ;;
+	upstream | new) echo "$BUILD/src-$1" ;;
 	*) die "unknown IMPL '$1' (new or upstream)" ;;
 	esac
 }

@@ -1,6 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Make build/src-new = pristine base + our overlay + patches/series - removed.
+# Make the source tree of one implementation: overlay.sh [new|upstream]
+#   new:      build/src-new = pristine base + our overlay + patches/series
+#             - the files listed in testbed/removed-files
+#   upstream: build/src-upstream = pristine base + the testbed-only drivers
+#             listed in testbed/upstream-files + the patches/series entries
+#             marked "both" (their Kconfig/Makefile lines): plain 6.1 drivers
+#             such as the test PMU, so the same tests run on both cores.
 #
 # Idempotent and incremental: the desired content of every file we manage is
 # staged first and synced with checksums, so a file whose content did not
@@ -8,10 +14,12 @@
 # managed before and no longer do are restored from the base.
 . "$(dirname "$0")/common.sh"
 
+impl=${1:-new}
 base=$(base_dir)
-src="$BUILD/src-new"
-stage="$BUILD/stage-new"
+src=$(impl_src "$impl")
+stage="$BUILD/stage-$impl"
 removed_manifest="$TOP/testbed/removed-files"
+[ "$impl" = upstream ] && removed_manifest=/dev/null
 
 if [ ! -f "$src/.perfev-base" ] || [ "$(cat "$src/.perfev-base")" != "$(cat "$BUILD/base/.tarball-stamp")" ]; then
 	log "creating $src from the base (hard links)"
@@ -25,26 +33,33 @@ fi
 rm -rf "$stage"
 mkdir -p "$stage"
 
-# 1. Our files, at kernel-tree paths: every top-level directory of the repo
-#    that is also a top-level directory of the kernel tree.
-roots=()
-for d in "$TOP"/*/; do
-	d=$(basename "$d")
-	[ -d "$base/$d" ] && roots+=("$d")
+# 1. Our files, at kernel-tree paths: for new, every file under a top-level
+#    directory of the repo that is also one of the kernel tree; for upstream,
+#    only the testbed-only drivers.
+list_files() {
+	local roots=() d
+	if [ "$impl" = upstream ]; then
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/testbed/upstream-files"
+		return
+	fi
+	for d in "$TOP"/*/; do
+		d=$(basename "$d")
+		[ -d "$base/$d" ] && roots+=("$d")
+	done
+	[ ${#roots[@]} -gt 0 ] || return 0
+	(cd "$TOP" && git ls-files -co --exclude-standard -- "${roots[@]}")
+}
+list_files | while read -r f; do
+	[ -f "$TOP/$f" ] || continue
+	mkdir -p "$stage/$(dirname "$f")"
+	cp "$TOP/$f" "$stage/$f"
 done
-if [ ${#roots[@]} -gt 0 ]; then
-	(cd "$TOP" && git ls-files -co --exclude-standard -- "${roots[@]}") |
-		while read -r f; do
-			[ -f "$TOP/$f" ] || continue
-			mkdir -p "$stage/$(dirname "$f")"
-			cp "$TOP/$f" "$stage/$f"
-		done
-fi
 
 # 2. Small edits to base files, in series order.
 if [ -f "$TOP/patches/series" ]; then
-	while read -r p _; do
+	while read -r p scope _; do
 		case "$p" in ''|'#'*) continue ;; esac
+		[ "$impl" = upstream ] && [ "${scope:-}" != both ] && continue
 		pf="$TOP/patches/$p"
 		[ -f "$pf" ] || die "patch $p listed in patches/series does not exist"
 		sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$pf" | while read -r t; do
@@ -58,11 +73,11 @@ if [ -f "$TOP/patches/series" ]; then
 	done < "$TOP/patches/series"
 fi
 
-(cd "$stage" && find . -type f | sed 's#^\./##' | sort) > "$BUILD/managed.new"
+(cd "$stage" && find . -type f | sed 's#^\./##' | sort) > "$BUILD/managed.$impl"
 if [ -f "$removed_manifest" ]; then
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$removed_manifest" | sort -u > "$BUILD/removed.new"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$removed_manifest" | sort -u > "$BUILD/removed.$impl"
 else
-	: > "$BUILD/removed.new"
+	: > "$BUILD/removed.$impl"
 fi
 
 restore() { # path: put back the base's version, or drop a file we added
@@ -72,12 +87,12 @@ restore() { # path: put back the base's version, or drop a file we added
 		cp "$base/$1" "$src/$1"	# no -p: a fresh mtime makes make rebuild it
 	fi
 }
-comm -23 "$src/.perfev-managed" "$BUILD/managed.new" | while read -r f; do restore "$f"; done
-comm -23 "$src/.perfev-removed" "$BUILD/removed.new" | while read -r f; do restore "$f"; done
+comm -23 "$src/.perfev-managed" "$BUILD/managed.$impl" | while read -r f; do restore "$f"; done
+comm -23 "$src/.perfev-removed" "$BUILD/removed.$impl" | while read -r f; do restore "$f"; done
 
 rsync -rc "$stage/" "$src/"
-while read -r f; do rm -f "$src/$f"; done < "$BUILD/removed.new"
+while read -r f; do rm -f "$src/$f"; done < "$BUILD/removed.$impl"
 
-mv "$BUILD/managed.new" "$src/.perfev-managed"
-mv "$BUILD/removed.new" "$src/.perfev-removed"
-log "overlay: $(wc -l < "$src/.perfev-managed") files managed, $(wc -l < "$src/.perfev-removed") removed"
+mv "$BUILD/managed.$impl" "$src/.perfev-managed"
+mv "$BUILD/removed.$impl" "$src/.perfev-removed"
+log "overlay ($impl): $(wc -l < "$src/.perfev-managed") files managed, $(wc -l < "$src/.perfev-removed") removed"

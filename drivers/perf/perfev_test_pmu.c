@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A test-only PMU ("perfev_test") that models four hardware counters with
+ * placement constraints, so that group scheduling, transactions, pinned
+ * groups in error state, exclusive groups and multiplexing can be exercised
+ * where no real PMU exists (x86_64 under QEMU TCG).
+ *
+ * Counters "count" the nanoseconds their event is scheduled in, times a
+ * per-event factor, which makes counts deterministic enough for the scaled
+ * estimates the tests check.  Events (attr.config):
+ *
+ *   0x01 ns        any counter          0x10 ns_pmc0    counter 0 only
+ *   0x02 ns_x2     any counter, x2      0x11 ns_pmc01   counter 0 or 1
+ *   0x03 ns_x3     any counter, x3
+ *
+ * It is a plain driver of the 6.1 struct pmu API, built into both the
+ * upstream and the new core in the testbed.  Counting only: the PMU has no
+ * overflow interrupt (PERF_PMU_CAP_NO_INTERRUPT), so sampling is refused.
+ *
+ * Locking: every callback but event_init runs on the CPU that owns the
+ * per-CPU state, with interrupts disabled (the core's rules for pmu->add,
+ * ->del, ->start, ->stop, ->read and the transaction callbacks), so the
+ * per-CPU state needs no lock.  event_init only reads the group under
+ * construction.
+ */
+#include <linux/bitops.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+
+#define PTP_NR_COUNTERS	4
+#define PTP_ALL		GENMASK(PTP_NR_COUNTERS - 1, 0)
+#define PTP_START	0x1	/* hw.flags: start when the transaction commits */
+
+struct ptp_event_desc {
+	u64 config;
+	unsigned long mask;	/* counters the event may use */
+	u64 factor;		/* count = scheduled-in ns * factor */
+};
+
+static const struct ptp_event_desc ptp_events[] = {
+	{ 0x01, PTP_ALL, 1 },
+	{ 0x02, PTP_ALL, 2 },
+	{ 0x03, PTP_ALL, 3 },
+	{ 0x10, BIT(0),  1 },
+	{ 0x11, BIT(0) | BIT(1), 1 },
+};
+
+struct ptp_cpu {
+	struct perf_event *counter[PTP_NR_COUNTERS];
+	struct perf_event *pending[PTP_NR_COUNTERS];	/* added in a txn */
+	int nr_pending;
+	unsigned int txn_flags;
+};
+
+static DEFINE_PER_CPU(struct ptp_cpu, ptp_cpu);
+static struct pmu ptp_pmu;
+
+static const struct ptp_event_desc *ptp_desc(u64 config)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ptp_events); i++)
+		if (ptp_events[i].config == config)
+			return &ptp_events[i];
+	return NULL;
+}
+
+static unsigned long ptp_mask(struct perf_event *event)
+{
+	return ptp_desc(event->attr.config)->mask;
+}
+
+/*
+ * Counter for an event of @mask among the free counters: a constrained
+ * event takes the lowest it may use, an unconstrained one the highest, so
+ * that the nested masks above never block each other needlessly.
+ */
+static int ptp_pick(unsigned long mask, unsigned long used)
+{
+	unsigned long free = mask & ~used & PTP_ALL;
+
+	if (!free)
+		return -1;
+	if (mask == PTP_ALL)
+		return __fls(free);
+	return __ffs(free);
+}
+
+/*
+ * Place @n events of @masks on counters already @used, most constrained
+ * first.  Returns the counters now used, or -1 when they cannot all fit.
+ */
+static long ptp_fit(const unsigned long *masks, int n, unsigned long used)
+{
+	int w, i, idx;
+
+	for (w = 1; w <= PTP_NR_COUNTERS; w++) {
+		for (i = 0; i < n; i++) {
+			if (hweight_long(masks[i]) != w)
+				continue;
+			idx = ptp_pick(masks[i], used);
+			if (idx < 0)
+				return -1;
+			used |= BIT(idx);
+		}
+	}
+	return used;
+}
+
+static void ptp_update(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 now = local_clock(), prev;
+
+	prev = local64_xchg(&hwc->prev_count, now);
+	local64_add((now - prev) * ptp_desc(event->attr.config)->factor, &event->count);
+}
+
+static void ptp_start(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(hwc->idx < 0))
+		return;
+	local64_set(&hwc->prev_count, local_clock());
+	hwc->state = 0;
+}
+
+static void ptp_stop(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+	ptp_update(event);
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static void ptp_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		ptp_update(event);
+}
+
+static unsigned long ptp_used(struct ptp_cpu *pc)
+{
+	unsigned long used = 0;
+	int i;
+
+	for (i = 0; i < PTP_NR_COUNTERS; i++)
+		if (pc->counter[i])
+			used |= BIT(i);
+	return used;
+}
+
+static int ptp_add(struct perf_event *event, int flags)
+{
+	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+	int idx;
+
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	hwc->idx = -1;
+	hwc->flags = 0;
+
+	/* in an ADD transaction the placement is decided by commit_txn */
+	if (pc->txn_flags & PERF_PMU_TXN_ADD) {
+		if (pc->nr_pending >= PTP_NR_COUNTERS)
+			return -EAGAIN;
+		pc->pending[pc->nr_pending++] = event;
+		if (flags & PERF_EF_START)
+			hwc->flags = PTP_START;
+		return 0;
+	}
+
+	idx = ptp_pick(ptp_mask(event), ptp_used(pc));
+	if (idx < 0)
+		return -EAGAIN;
+	pc->counter[idx] = event;
+	hwc->idx = idx;
+	if (flags & PERF_EF_START)
+		ptp_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void ptp_del(struct perf_event *event, int flags)
+{
+	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+	int i;
+
+	ptp_stop(event, PERF_EF_UPDATE);
+	if (hwc->idx >= 0) {
+		pc->counter[hwc->idx] = NULL;
+		hwc->idx = -1;
+	}
+	for (i = 0; i < pc->nr_pending; i++) {
+		if (pc->pending[i] == event) {
+			pc->pending[i] = pc->pending[--pc->nr_pending];
+			break;
+		}
+	}
+	perf_event_update_userpage(event);
+}
+
+static void ptp_start_txn(struct pmu *pmu, unsigned int txn_flags)
+{
+	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
+
+	WARN_ON_ONCE(pc->txn_flags);
+	pc->txn_flags = txn_flags;
+	pc->nr_pending = 0;
+}
+
+static int ptp_commit_txn(struct pmu *pmu)
+{
+	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
+	unsigned long masks[PTP_NR_COUNTERS];
+	struct perf_event *event;
+	int i, w, idx;
+
+	if (!(pc->txn_flags & PERF_PMU_TXN_ADD)) {
+		pc->txn_flags = 0;
+		return 0;
+	}
+	for (i = 0; i < pc->nr_pending; i++)
+		masks[i] = ptp_mask(pc->pending[i]);
+	if (ptp_fit(masks, pc->nr_pending, ptp_used(pc)) < 0)
+		return -EAGAIN;	/* the core cancels: del() of each, then cancel_txn */
+
+	/* the same order ptp_fit() proved to work */
+	for (w = 1; w <= PTP_NR_COUNTERS; w++) {
+		for (i = 0; i < pc->nr_pending; i++) {
+			if (hweight_long(masks[i]) != w)
+				continue;
+			event = pc->pending[i];
+			idx = ptp_pick(masks[i], ptp_used(pc));
+			pc->counter[idx] = event;
+			event->hw.idx = idx;
+		}
+	}
+	for (i = 0; i < pc->nr_pending; i++) {
+		event = pc->pending[i];
+		if (event->hw.flags & PTP_START)
+			ptp_start(event, PERF_EF_RELOAD);
+		perf_event_update_userpage(event);
+	}
+	pc->nr_pending = 0;
+	pc->txn_flags = 0;
+	return 0;
+}
+
+static void ptp_cancel_txn(struct pmu *pmu)
+{
+	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
+
+	/* del() has already taken back every event of the failed group */
+	WARN_ON_ONCE(pc->nr_pending);
+	pc->nr_pending = 0;
+	pc->txn_flags = 0;
+}
+
+/*
+ * Can @event join its group on an empty PMU?  A group that can never fit is
+ * refused at open (EINVAL), as real PMU drivers do.  The group leader is
+ * already published, so its sibling list is walked as real drivers walk it.
+ */
+static int ptp_validate_group(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	unsigned long masks[PTP_NR_COUNTERS + 1];
+	int n = 0;
+
+	if (leader != event) {
+		if (leader->pmu == &ptp_pmu)
+			masks[n++] = ptp_mask(leader);
+		list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+			if (sibling->pmu != &ptp_pmu)
+				continue;
+			if (n == PTP_NR_COUNTERS)
+				return -EINVAL;
+			masks[n++] = ptp_mask(sibling);
+		}
+	}
+	masks[n++] = ptp_mask(event);
+	return ptp_fit(masks, n, 0) < 0 ? -EINVAL : 0;
+}
+
+static int ptp_event_init(struct perf_event *event)
+{
+	if (event->attr.type != ptp_pmu.type)
+		return -ENOENT;
+	if (!ptp_desc(event->attr.config))
+		return -EINVAL;
+	/* it counts scheduled-in time: there is no user/kernel split */
+	if (event->attr.exclude_user || event->attr.exclude_kernel)
+		return -EOPNOTSUPP;
+	event->hw.idx = -1;
+	return ptp_validate_group(event);
+}
+
+PMU_FORMAT_ATTR(event, "config:0-7");
+
+static struct attribute *ptp_format_attrs[] = {
+	&format_attr_event.attr,
+	NULL,
+};
+
+static const struct attribute_group ptp_format_group = {
+	.name = "format",
+	.attrs = ptp_format_attrs,
+};
+
+#define PTP_EVENT_ATTR(_name, _str) PMU_EVENT_ATTR_STRING(_name, ptp_attr_##_name, _str)
+PTP_EVENT_ATTR(ns, "event=0x01");
+PTP_EVENT_ATTR(ns_x2, "event=0x02");
+PTP_EVENT_ATTR(ns_x3, "event=0x03");
+PTP_EVENT_ATTR(ns_pmc0, "event=0x10");
+PTP_EVENT_ATTR(ns_pmc01, "event=0x11");
+
+static struct attribute *ptp_event_attrs[] = {
+	&ptp_attr_ns.attr.attr,
+	&ptp_attr_ns_x2.attr.attr,
+	&ptp_attr_ns_x3.attr.attr,
+	&ptp_attr_ns_pmc0.attr.attr,
+	&ptp_attr_ns_pmc01.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ptp_events_group = {
+	.name = "events",
+	.attrs = ptp_event_attrs,
+};
+
+static const struct attribute_group *ptp_attr_groups[] = {
+	&ptp_format_group,
+	&ptp_events_group,
+	NULL,
+};
+
+static struct pmu ptp_pmu = {
+	.task_ctx_nr	= perf_hw_context,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.attr_groups	= ptp_attr_groups,
+	.event_init	= ptp_event_init,
+	.add		= ptp_add,
+	.del		= ptp_del,
+	.start		= ptp_start,
+	.stop		= ptp_stop,
+	.read		= ptp_read,
+	.start_txn	= ptp_start_txn,
+	.commit_txn	= ptp_commit_txn,
+	.cancel_txn	= ptp_cancel_txn,
+};
+
+static int __init ptp_init(void)
+{
+	return perf_pmu_register(&ptp_pmu, "perfev_test", -1);
+}
+device_initcall(ptp_init);

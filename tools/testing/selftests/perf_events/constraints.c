@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counter constraints, group scheduling and multiplexing on the test-only
+ * "perfev_test" PMU (CONFIG_PERF_TEST_PMU, drivers/perf/perfev_test_pmu.c).
+ *
+ * The PMU models four counters; its events count the nanoseconds they are
+ * scheduled in (times 1, 2 or 3), and two are constrained: ns_pmc0 only in
+ * counter 0, ns_pmc01 in counter 0 or 1.  That makes the core's scheduling
+ * observable without hardware: a group that can never fit is EINVAL at open,
+ * groups that fit together all run all the time, conflicting groups are
+ * rotated (each runs, time_running < time_enabled, count ~ time_running), a
+ * pinned event that cannot get its counter goes to error state (read()
+ * returns 0 bytes), an exclusive group keeps every other group off the PMU,
+ * and a software leader moves into the PMU's context with its siblings.
+ * Also: sysfs format/events, bad config EINVAL, exclude_user/kernel and
+ * sampling EOPNOTSUPP.  Every test SKIPs when the PMU is not built in.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "perfev.h"
+
+#define PTP_NS		0x01
+#define PTP_NS_X2	0x02
+#define PTP_NS_X3	0x03
+#define PTP_NS_PMC0	0x10
+#define PTP_NS_PMC01	0x11
+#define BURN		3000000UL
+
+#define RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+#define REQUIRE_PTP(type)							\
+	do {									\
+		type = perfev_pmu_type("perfev_test");				\
+		if (type < 0)							\
+			SKIP(return, "no perfev_test PMU (CONFIG_PERF_TEST_PMU)"); \
+	} while (0)
+
+static int ptp_open(int type, __u64 config, int group_fd, bool disabled)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, type, config);
+	attr.read_format = RF_TIMES;
+	attr.disabled = disabled;
+	return perfev_open(&attr, 0, -1, group_fd, 0);
+}
+
+static int ptp_open_attr(struct perf_event_attr *attr)
+{
+	return perfev_open(attr, 0, -1, -1, 0);
+}
+
+static void close_fds(int *fds, int n)
+{
+	while (n-- > 0)
+		if (fds[n] >= 0)
+			close(fds[n]);
+}
+
+/* |a - b| <= b * pct / 100 + slack */
+static bool near(__u64 a, __u64 b, unsigned int pct, __u64 slack)
+{
+	__u64 d = a > b ? a - b : b - a;
+
+	return d * 100 <= b * pct + slack * 100;
+}
+
+static int read_sysfs(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+TEST(pmu_has_dynamic_type_format_and_events)
+{
+	const char *dir = "/sys/bus/event_source/devices/perfev_test";
+	char path[256], buf[64];
+	int type;
+
+	REQUIRE_PTP(type);
+	EXPECT_GE(type, PERF_TYPE_MAX);
+	snprintf(path, sizeof(path), "%s/format/event", dir);
+	ASSERT_EQ(0, read_sysfs(path, buf, sizeof(buf)));
+	EXPECT_STREQ("config:0-7", buf);
+	snprintf(path, sizeof(path), "%s/events/ns_pmc0", dir);
+	ASSERT_EQ(0, read_sysfs(path, buf, sizeof(buf)));
+	EXPECT_STREQ("event=0x10", buf);
+	snprintf(path, sizeof(path), "%s/events/ns_x3", dir);
+	ASSERT_EQ(0, read_sysfs(path, buf, sizeof(buf)));
+	EXPECT_STREQ("event=0x03", buf);
+}
+
+TEST(unknown_config_is_einval)
+{
+	static const __u64 bad[] = { 0x00, 0x04, 0x12, 0xff, 1ULL << 32 };
+	unsigned int i;
+	int type;
+
+	REQUIRE_PTP(type);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, ptp_open(type, bad[i], -1, true)) TH_LOG("config %#llx",
+								      (unsigned long long)bad[i]);
+		EXPECT_EQ(EINVAL, errno);
+	}
+}
+
+TEST(exclude_user_kernel_and_sampling_are_eopnotsupp)
+{
+	struct perf_event_attr attr;
+	int type;
+
+	REQUIRE_PTP(type);
+	perfev_attr_init(&attr, type, PTP_NS);
+	attr.exclude_user = 1;
+	EXPECT_EQ(-1, ptp_open_attr(&attr));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	perfev_attr_init(&attr, type, PTP_NS);
+	attr.exclude_kernel = 1;
+	EXPECT_EQ(-1, ptp_open_attr(&attr));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	/* no overflow interrupt: the core refuses sampling events */
+	perfev_attr_init(&attr, type, PTP_NS);
+	attr.sample_period = 100000;
+	EXPECT_EQ(-1, ptp_open_attr(&attr));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+}
+
+TEST(ns_event_counts_its_running_time)
+{
+	struct perfev_value v;
+	int fd, type;
+
+	REQUIRE_PTP(type);
+	fd = ptp_open(type, PTP_NS, -1, true);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	EXPECT_EQ(0ULL, v.value);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	perfev_burn(BURN);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	EXPECT_GT(v.value, 0ULL);
+	EXPECT_EQ(v.enabled, v.running);
+	/* counted while scheduled in; the core times the same interval */
+	EXPECT_TRUE(near(v.value, v.running, 10, 200000)) TH_LOG("value %llu running %llu",
+		(unsigned long long)v.value, (unsigned long long)v.running);
+	close(fd);
+}
+
+TEST(group_read_shows_the_event_factors)
+{
+	const __u64 rf = PERF_FORMAT_GROUP | RF_TIMES;
+	struct perf_event_attr attr;
+	__u64 buf[3 + 3];
+	int fds[3], i, type;
+
+	REQUIRE_PTP(type);
+	for (i = 0; i < 3; i++) {
+		perfev_attr_init(&attr, type, PTP_NS + i);
+		attr.read_format = rf;
+		attr.disabled = i == 0;
+		fds[i] = perfev_open(&attr, 0, -1, i ? fds[0] : -1, 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("event %d errno %d", i, errno);
+	}
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
+	perfev_burn(BURN);
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ((ssize_t)sizeof(buf), read(fds[0], buf, sizeof(buf)));
+	ASSERT_EQ(3ULL, buf[0]);
+	EXPECT_EQ(buf[1], buf[2]);	/* the group ran all the time */
+	ASSERT_GT(buf[3], 0ULL);
+	/* members start one after the other: allow 5% and 0.2 ms */
+	EXPECT_TRUE(near(buf[4], 2 * buf[3], 5, 200000)) TH_LOG("x1 %llu x2 %llu",
+		(unsigned long long)buf[3], (unsigned long long)buf[4]);
+	EXPECT_TRUE(near(buf[5], 3 * buf[3], 5, 300000)) TH_LOG("x1 %llu x3 %llu",
+		(unsigned long long)buf[3], (unsigned long long)buf[5]);
+	close_fds(fds, 3);
+}
+
+TEST(four_events_fit_a_fifth_sibling_is_einval)
+{
+	int fds[5], i, type;
+
+	REQUIRE_PTP(type);
+	for (i = 0; i < 4; i++) {
+		fds[i] = ptp_open(type, PTP_NS, i ? fds[0] : -1, i == 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("member %d errno %d", i, errno);
+	}
+	EXPECT_EQ(-1, ptp_open(type, PTP_NS, fds[0], false));
+	EXPECT_EQ(EINVAL, errno);
+	close_fds(fds, 4);
+}
+
+TEST(conflicting_constraints_in_a_group_are_einval)
+{
+	int fds[3], type;
+
+	REQUIRE_PTP(type);
+	/* two events that both need counter 0 */
+	fds[0] = ptp_open(type, PTP_NS_PMC0, -1, true);
+	ASSERT_GE(fds[0], 0);
+	EXPECT_EQ(-1, ptp_open(type, PTP_NS_PMC0, fds[0], false));
+	EXPECT_EQ(EINVAL, errno);
+	/* counters 0-1 for three events that need them */
+	fds[1] = ptp_open(type, PTP_NS_PMC01, fds[0], false);
+	ASSERT_GE(fds[1], 0) TH_LOG("errno %d", errno);
+	EXPECT_EQ(-1, ptp_open(type, PTP_NS_PMC01, fds[0], false));
+	EXPECT_EQ(EINVAL, errno);
+	/* an unconstrained one still fits */
+	fds[2] = ptp_open(type, PTP_NS, fds[0], false);
+	EXPECT_GE(fds[2], 0) TH_LOG("errno %d", errno);
+	close_fds(fds, 3);
+}
+
+TEST(constrained_group_that_fits_runs_all_the_time)
+{
+	static const __u64 cfg[4] = { PTP_NS, PTP_NS_PMC01, PTP_NS_X2, PTP_NS_PMC0 };
+	struct perfev_value v;
+	int fds[4], i, type;
+
+	REQUIRE_PTP(type);
+	for (i = 0; i < 4; i++) {
+		fds[i] = ptp_open(type, cfg[i], i ? fds[0] : -1, i == 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("member %d errno %d", i, errno);
+	}
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
+	perfev_burn(BURN);
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, 0));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, perfev_read_value(fds[i], &v));
+		EXPECT_GT(v.value, 0ULL) TH_LOG("member %d", i);
+		EXPECT_GT(v.running, 0ULL) TH_LOG("member %d", i);
+		EXPECT_EQ(v.enabled, v.running) TH_LOG("member %d", i);
+	}
+	close_fds(fds, 4);
+}
+
+TEST(groups_competing_for_counter0_are_rotated)
+{
+	struct perfev_value v[3];
+	__u64 sum = 0;
+	int fds[3], i, type;
+
+	REQUIRE_PTP(type);
+	for (i = 0; i < 3; i++) {
+		fds[i] = ptp_open(type, PTP_NS_PMC0, -1, true);
+		ASSERT_GE(fds[i], 0);
+	}
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0));
+	/* long enough for many rotations (4 ms at HZ=250) even under TCG */
+	perfev_burn(6 * BURN);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, perfev_read_value(fds[i], &v[i]));
+		EXPECT_GT(v[i].running, 0ULL) TH_LOG("event %d never ran", i);
+		EXPECT_LT(v[i].running, v[i].enabled) TH_LOG("event %d", i);
+		EXPECT_TRUE(near(v[i].value, v[i].running, 10, 200000))
+			TH_LOG("event %d: value %llu running %llu", i,
+			       (unsigned long long)v[i].value, (unsigned long long)v[i].running);
+		sum += v[i].running;
+	}
+	/* one counter 0: the three shared it, never overlapping */
+	EXPECT_LE(sum, v[0].enabled + v[0].enabled / 10);
+	EXPECT_GE(sum * 2, v[0].enabled);
+	close_fds(fds, 3);
+}
+
+TEST(pinned_event_without_its_counter_is_in_error_state)
+{
+	struct perf_event_attr attr;
+	struct perfev_value v;
+	__u64 buf[3];
+	int a, b, type;
+
+	REQUIRE_PTP(type);
+	perfev_attr_init(&attr, type, PTP_NS_PMC0);
+	attr.read_format = RF_TIMES;
+	attr.pinned = 1;
+	attr.disabled = 0;
+	a = ptp_open_attr(&attr);
+	ASSERT_GE(a, 0) TH_LOG("errno %d", errno);
+	b = ptp_open_attr(&attr);
+	ASSERT_GE(b, 0) TH_LOG("errno %d", errno);
+	perfev_burn(BURN);
+	/* the first pinned event holds counter 0; the second never fits */
+	ASSERT_EQ(0, perfev_read_value(a, &v));
+	EXPECT_GT(v.value, 0ULL);
+	EXPECT_EQ(v.enabled, v.running);
+	EXPECT_EQ(0, read(b, buf, sizeof(buf)));
+	/* enabling does not leave the error state while a still holds it */
+	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_EQ(0, read(b, buf, sizeof(buf)));
+	close(b);
+	close(a);
+}
+
+TEST(exclusive_group_keeps_other_groups_off)
+{
+	struct perf_event_attr attr;
+	struct perfev_value ve, vo;
+	int ex, other, type;
+
+	REQUIRE_PTP(type);
+	perfev_attr_init(&attr, type, PTP_NS);
+	attr.read_format = RF_TIMES;
+	attr.pinned = 1;
+	attr.exclusive = 1;
+	ex = ptp_open_attr(&attr);
+	ASSERT_GE(ex, 0) TH_LOG("errno %d", errno);
+	other = ptp_open(type, PTP_NS, -1, true);
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(0, ioctl(ex, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_ENABLE, 0));
+	perfev_burn(BURN);
+	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(ex, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, perfev_read_value(ex, &ve));
+	ASSERT_EQ(0, perfev_read_value(other, &vo));
+	EXPECT_EQ(ve.enabled, ve.running);
+	EXPECT_GT(ve.value, 0ULL);
+	/* three free counters, but the pinned exclusive group owns the PMU */
+	EXPECT_GT(vo.enabled, 0ULL);
+	EXPECT_EQ(0ULL, vo.running);
+	EXPECT_EQ(0ULL, vo.value);
+	close(other);
+	close(ex);
+}
+
+TEST(software_leader_moves_into_the_pmu_context)
+{
+	const __u64 rf = PERF_FORMAT_GROUP | RF_TIMES;
+	struct perf_event_attr attr;
+	__u64 buf[3 + 2];
+	int lead, sib, type;
+
+	REQUIRE_PTP(type);
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.read_format = rf;
+	lead = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0);
+	perfev_attr_init(&attr, type, PTP_NS);
+	attr.read_format = rf;
+	attr.disabled = 0;
+	sib = perfev_open(&attr, 0, -1, lead, 0);
+	ASSERT_GE(sib, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
+	perfev_burn(BURN);
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ((ssize_t)sizeof(buf), read(lead, buf, sizeof(buf)));
+	ASSERT_EQ(2ULL, buf[0]);
+	EXPECT_EQ(buf[1], buf[2]);
+	ASSERT_GT(buf[3], 0ULL);
+	/* task-clock and the PMU's ns count the same scheduled-in time */
+	EXPECT_TRUE(near(buf[4], buf[3], 10, 200000)) TH_LOG("task-clock %llu ns %llu",
+		(unsigned long long)buf[3], (unsigned long long)buf[4]);
+	close(sib);
+	close(lead);
+}
+
+TEST(events_of_another_task_count_only_its_time)
+{
+	struct perf_event_attr attr;
+	struct perfev_child child;
+	struct perfev_value v;
+	int fd, type;
+
+	REQUIRE_PTP(type);
+	ASSERT_EQ(0, perfev_child_start(&child, NULL, NULL));
+	perfev_attr_init(&attr, type, PTP_NS);
+	attr.read_format = RF_TIMES;
+	attr.disabled = 0;
+	fd = perfev_open(&attr, child.pid, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	/* the child sleeps on its pipe: this task's burn is not its time */
+	perfev_burn(BURN);
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	EXPECT_LT(v.value, 20000000ULL) TH_LOG("value %llu", (unsigned long long)v.value);
+	EXPECT_LE(v.running, v.enabled);
+	ASSERT_EQ(0, perfev_child_go(&child));
+	ASSERT_EQ(0, perfev_child_wait(&child));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
