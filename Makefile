@@ -31,7 +31,7 @@ kernel: deps
 		testbed/build-kernel.sh $$a $(IMPL) $(DEBUG) || exit 1; done
 
 clean:
-	rm -rf build/obj build/guest build/src-new build/stage-new out
+	rm -rf build/obj build/guest build/src-* build/stage-* out
 
 distclean:
 	rm -rf build out
