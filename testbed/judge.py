@@ -144,14 +144,31 @@ def perftest_results(lines):
 
 
 def kunit_results(lines):
-    res = []
+    """One result per KUnit case (kunit/SUITE:CASE) from the KTAP in dmesg;
+    a suite-level line counts only when the suite reported no case of its own
+    (or failed while all its cases passed)."""
+    res, subtest, cases = [], {}, {}
     for raw in lines:
-        line = KTIME.sub("", raw)
-        m = re.match(r"^(not ok|ok) \d+ (\S+)(?:\s+#\s*SKIP\s*(.*))?$", line)
+        line = KTIME.sub("", raw.rstrip("\n"))
+        body = line.lstrip()
+        indent = len(line) - len(body)
+        m = re.match(r"^# Subtest: (\S+)", body)
+        if m:
+            subtest[indent] = m.group(1)
+            continue
+        m = re.match(r"^(not ok|ok) \d+ (\S+)(?:\s+#\s*SKIP\s*(.*))?$", body)
         if not m:
             continue
-        ok, suite, skip = m.groups()
-        tid = f"kunit/{suite}"
+        ok, name, skip = m.groups()
+        if indent > 0 and indent in subtest:
+            suite = subtest[indent]
+            tid = f"kunit/{suite}:{name}"
+            cases.setdefault(suite, []).append(ok == "ok" or skip is not None)
+        else:
+            own = cases.get(name)
+            if own and (ok == "ok" or skip is not None or not all(own)):
+                continue
+            tid = f"kunit/{name}"
         if skip is not None:
             res.append((tid, "skip", skip or "skipped"))
         else:
