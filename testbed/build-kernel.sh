@@ -56,7 +56,11 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfev-config" 2>/dev/null)" != "$
 		if [ "${line%=n}" != "$line" ]; then
 			if grep -q "^${line%=n}=" "$obj/.config"; then log "config: wanted $line"; fi
 		elif ! grep -qxF "$line" "$obj/.config"; then
-			log "config: wanted $line, not set"
+			# an option this tree does not define (e.g. new-only) is no news
+			opt=${line%%=*}
+			if grep -rqx --include='Kconfig*' "config ${opt#CONFIG_}" "$src"; then
+				log "config: wanted $line, not set"
+			fi
 		fi
 	done
 	echo "$want" > "$obj/.perfev-config"
