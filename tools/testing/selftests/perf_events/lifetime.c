@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lifetime of perf events: file descriptors, mappings, target tasks, CPUs.
+ *
+ * Covers: closing the fd of a mapped event leaves the mapping valid and the
+ * event alive (the mapping holds the file: samples keep arriving until
+ * munmap); closing an event while it samples another running thread; a
+ * target task that exits leaves a readable, frozen count, and poll() turns
+ * POLLHUP only then (an event without a buffer polls POLLHUP at once); with
+ * inherit, POLLHUP waits for the last inheriting descendant and the count is
+ * the sum; opening on an exited (zombie or reaped) task is ESRCH; an fd sent
+ * over a unix socket (SCM_RIGHTS) keeps counting the sender and controls it;
+ * thousands of events opened and closed with fd numbers reused; concurrent
+ * read/ioctl/close from several threads fail only with EBADF; CPU hotplug:
+ * a per-CPU event stops counting when its CPU goes offline, opening one on
+ * an offline CPU is ENODEV, and (6.1) the old event stays detached after
+ * the CPU comes back while a new one counts.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "perfev.h"
+#include "perfev_ring.h"
+
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+static size_t pgsz(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+static __u64 head_of(struct perf_event_mmap_page *pg)
+{
+	return __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+}
+
+static int poll_fd(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n = poll(&p, 1, ms);
+
+	return n < 0 ? -1 : n ? p.revents : 0;
+}
+
+/* Counting page-fault event on @pid, enabled. */
+static int open_pf(pid_t pid, int cpu, bool inherit)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.disabled = 0;
+	attr.inherit = inherit;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return perfev_open(&attr, pid, cpu, -1, 0);
+}
+
+TEST(close_while_mmapped_keeps_event_alive)
+{
+	struct perf_event_attr attr;
+	struct perfev_ring r;
+	__u64 h1, h2;
+	int fd;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 50000;	/* 50 us */
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.disabled = 0;
+	fd = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, perfev_ring_map(&r, fd, 8, false));
+	ASSERT_EQ(0, close(fd));
+	/* The user page is still there and intact... */
+	EXPECT_EQ((__u64)pgsz(), r.page->data_offset);
+	EXPECT_EQ((__u64)8 * pgsz(), r.page->data_size);
+	EXPECT_EQ(1U, (unsigned int)r.page->cap_bit0_is_deprecated);
+	/* ...and the event still writes into it: the mapping holds the file. */
+	h1 = head_of(r.page);
+	perfev_burn(3000000);
+	perfev_ring_drain(&r);
+	perfev_burn(3000000);
+	h2 = head_of(r.page);
+	EXPECT_GT(h2, h1);
+	ASSERT_NE(NULL, perfev_ring_next(&r));
+	EXPECT_EQ((__u32)PERF_RECORD_SAMPLE, ((struct perf_event_header *)r.rec)->type);
+	EXPECT_EQ(16, ((struct perf_event_header *)r.rec)->size);
+	EXPECT_GT(r.page->time_enabled, 0ULL);
+	perfev_ring_unmap(&r);
+}
+
+struct spinner {
+	volatile int stop;
+	volatile pid_t tid;
+};
+
+static void *spin_fn(void *arg)
+{
+	struct spinner *sp = arg;
+
+	sp->tid = syscall(__NR_gettid);
+	while (!sp->stop)
+		perfev_burn(1000);
+	return NULL;
+}
+
+TEST(close_while_sampling_another_thread)
+{
+	struct spinner sp = { 0 };
+	struct perf_event_attr attr;
+	struct perfev_ring r;
+	pthread_t th;
+	__u64 count;
+	int i, j, fd, with_samples = 0;
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, spin_fn, &sp));
+	while (!sp.tid)
+		usleep(1000);
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 20000;
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.disabled = 0;
+	for (i = 0; i < 30; i++) {
+		fd = perfev_open(&attr, sp.tid, -1, -1, 0);
+		ASSERT_GE(fd, 0) TH_LOG("round %d: errno %d", i, errno);
+		ASSERT_EQ(0, perfev_ring_map(&r, fd, 1, false));
+		for (j = 0; j < 50 && !perfev_ring_pending(&r); j++)
+			usleep(2000);
+		ASSERT_EQ(0, perfev_read_count(fd, &count));
+		if (perfev_ring_count(&r, PERF_RECORD_SAMPLE) > 0)
+			with_samples++;
+		perfev_ring_unmap(&r);
+		/* The other thread keeps overflowing it while it goes away. */
+		ASSERT_EQ(0, close(fd));
+	}
+	sp.stop = 1;
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_GT(with_samples, 20);
+	EXPECT_EQ(-1, perfev_read_count(fd, &count));
+	EXPECT_EQ(EBADF, errno);
+}
+
+static void touch64(void *arg)
+{
+	perfev_touch_pages(64);
+}
+
+TEST(target_exit_leaves_frozen_readable_count)
+{
+	struct perfev_value v1, v2;
+	struct perfev_child c;
+	int fd;
+
+	ASSERT_EQ(0, perfev_child_start(&c, touch64, NULL));
+	fd = open_pf(c.pid, -1, false);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, perfev_child_go(&c));
+	ASSERT_EQ(0, perfev_child_wait(&c));
+	ASSERT_EQ(0, perfev_read_value(fd, &v1));
+	EXPECT_GE(v1.value, 64ULL);
+	EXPECT_LT(v1.value, 64ULL + 1000);
+	EXPECT_GT(v1.enabled, 0ULL);
+	usleep(20000);
+	/* Nothing moves any more, times included. */
+	ASSERT_EQ(0, perfev_read_value(fd, &v2));
+	EXPECT_EQ(v1.value, v2.value);
+	EXPECT_EQ(v1.enabled, v2.enabled);
+	EXPECT_EQ(v1.running, v2.running);
+	/* ioctls on the dead event are harmless. */
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	ASSERT_EQ(0, perfev_read_value(fd, &v2));
+	EXPECT_EQ(0ULL, v2.value);
+	close(fd);
+}
+
+TEST(target_exit_poll_hup)
+{
+	struct perfev_child c;
+	struct perfev_ring r;
+	int fd, nobuf;
+
+	ASSERT_EQ(0, perfev_child_start(&c, touch64, NULL));
+	fd = open_pf(c.pid, -1, false);
+	ASSERT_GE(fd, 0);
+	nobuf = open_pf(c.pid, -1, false);
+	ASSERT_GE(nobuf, 0);
+	/* Without a buffer there is nothing to wait for: POLLHUP at once. */
+	EXPECT_EQ(POLLHUP, poll_fd(nobuf, 0));
+	ASSERT_EQ(0, perfev_ring_map(&r, fd, 1, false));
+	EXPECT_EQ(0, poll_fd(fd, 50));
+	ASSERT_EQ(0, perfev_child_go(&c));
+	/* The exit wakes a poller. */
+	EXPECT_EQ(POLLHUP, poll_fd(fd, 5000) & POLLHUP);
+	ASSERT_EQ(0, perfev_child_wait(&c));
+	EXPECT_EQ(POLLHUP, poll_fd(fd, 0));
+	perfev_ring_unmap(&r);
+	close(fd);
+	close(nobuf);
+}
+
+/* Inherited: POLLHUP once the last descendant has gone. */
+struct family {
+	int release[2];		/* grandchild waits for a byte */
+	int gone[2];		/* grandchild holds the write end until it exits */
+};
+
+static void family_body(void *arg)
+{
+	struct family *f = arg;
+	char ch;
+
+	if (fork() == 0) {
+		close(f->gone[0]);
+		if (read(f->release[0], &ch, 1) != 1)
+			_exit(1);
+		perfev_touch_pages(64);
+		_exit(0);
+	}
+	close(f->gone[1]);
+	perfev_touch_pages(64);
+}
+
+TEST(inherit_poll_hup_after_last_descendant)
+{
+	struct perfev_value v;
+	struct perfev_child c;
+	struct perfev_ring r;
+	struct family f;
+	int counter, mapped;
+	char ch = 1;
+
+	ASSERT_EQ(0, pipe(f.release));
+	ASSERT_EQ(0, pipe(f.gone));
+	ASSERT_EQ(0, perfev_child_start(&c, family_body, &f));
+	counter = open_pf(c.pid, -1, true);
+	ASSERT_GE(counter, 0);
+	/* Inherited task events can only be mapped per CPU. */
+	mapped = open_pf(c.pid, 0, true);
+	ASSERT_GE(mapped, 0);
+	ASSERT_EQ(0, perfev_ring_map(&r, mapped, 1, false));
+	close(f.gone[1]);
+	ASSERT_EQ(0, perfev_child_go(&c));
+	ASSERT_EQ(0, perfev_child_wait(&c));
+	/* The child is gone, its child still runs (blocked). */
+	EXPECT_EQ(0, poll_fd(mapped, 100));
+	ASSERT_EQ(1, write(f.release[1], &ch, 1));
+	EXPECT_EQ(0, read(f.gone[0], &ch, 1));	/* EOF: grandchild exiting */
+	EXPECT_EQ(POLLHUP, poll_fd(mapped, 5000) & POLLHUP);
+	/* Both generations' faults end up in the parent event. */
+	ASSERT_EQ(0, perfev_read_value(counter, &v));
+	EXPECT_GE(v.value, 128ULL);
+	EXPECT_LT(v.value, 128ULL + 2000);
+	perfev_ring_unmap(&r);
+	close(mapped);
+	close(counter);
+	close(f.release[0]);
+	close(f.release[1]);
+	close(f.gone[0]);
+}
+
+TEST(open_on_exited_task_esrch)
+{
+	struct perf_event_attr attr;
+	siginfo_t si;
+	pid_t pid;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(0);
+	/* Wait for the exit without reaping: a zombie. */
+	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
+	EXPECT_EQ(-1, perfev_open(&attr, pid, -1, -1, 0));
+	EXPECT_EQ(ESRCH, errno);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	EXPECT_EQ(-1, perfev_open(&attr, pid, -1, -1, 0));
+	EXPECT_EQ(ESRCH, errno);
+}
+
+static int send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = "F", .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, ch;
+	struct iovec iov = { .iov_base = &ch, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+TEST(fd_passed_over_unix_socket_keeps_counting)
+{
+	struct perfev_value v1, v2, v3;
+	int sv[2], fd, status;
+	char ch = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* Counts itself, hands the only fd over, then works on cue. */
+		close(sv[0]);
+		fd = open_pf(0, -1, false);
+		if (fd < 0 || send_fd(sv[1], fd))
+			_exit(1);
+		close(fd);
+		while (read(sv[1], &ch, 1) == 1) {
+			perfev_touch_pages(64);
+			if (write(sv[1], &ch, 1) != 1)
+				_exit(2);
+		}
+		_exit(0);
+	}
+	close(sv[1]);
+	fd = recv_fd(sv[0]);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, perfev_read_value(fd, &v1));
+	ASSERT_EQ(1, write(sv[0], &ch, 1));
+	ASSERT_EQ(1, read(sv[0], &ch, 1));
+	ASSERT_EQ(0, perfev_read_value(fd, &v2));
+	EXPECT_GE(v2.value - v1.value, 64ULL);
+	EXPECT_LT(v2.value - v1.value, 64ULL + 1000);
+	/* The receiver controls the sender's event. */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(1, write(sv[0], &ch, 1));
+	ASSERT_EQ(1, read(sv[0], &ch, 1));
+	ASSERT_EQ(0, perfev_read_value(fd, &v3));
+	EXPECT_EQ(v2.value, v3.value);
+	close(sv[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0, perfev_read_value(fd, &v3));
+	EXPECT_EQ(v2.value, v3.value);
+	close(fd);
+}
+
+#define MANY	2000
+
+TEST(thousands_of_events_open_and_close)
+{
+	struct rlimit rl;
+	int *fds, round, i, mismatch = 0, first;
+	__u64 count;
+
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
+	if (rl.rlim_cur < MANY + 64) {
+		rl.rlim_cur = MANY + 64;
+		if (rl.rlim_max < rl.rlim_cur)
+			rl.rlim_max = rl.rlim_cur;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			SKIP(return, "cannot raise RLIMIT_NOFILE to %d", MANY + 64);
+	}
+	fds = calloc(2 * MANY, sizeof(int));
+	ASSERT_NE(NULL, fds);
+	for (round = 0; round < 2; round++) {
+		int *cur = fds + (round ? MANY : 0);
+
+		for (i = 0; i < MANY; i++) {
+			/* disabled: cheap to carry through context switches */
+			cur[i] = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, -1);
+			ASSERT_GE(cur[i], 0) TH_LOG("round %d event %d: errno %d", round, i, errno);
+			if (round && cur[i] != fds[i])
+				mismatch++;
+		}
+		/* the newest one counts, the others stay at 0 */
+		ASSERT_EQ(0, ioctl(cur[MANY - 1], PERF_EVENT_IOC_ENABLE, 0));
+		ASSERT_EQ(0, perfev_touch_pages(8));
+		ASSERT_EQ(0, ioctl(cur[MANY - 1], PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(0, perfev_read_count(cur[MANY - 1], &count));
+		EXPECT_GE(count, 8ULL);
+		ASSERT_EQ(0, perfev_read_count(cur[0], &count));
+		EXPECT_EQ(0ULL, count);
+		for (i = 0; i < MANY; i++)
+			ASSERT_EQ(0, close(cur[i]));
+	}
+	/* Closed events give their fd numbers back. */
+	EXPECT_EQ(0, mismatch);
+	first = open_pf(0, -1, false);
+	EXPECT_EQ(fds[0], first);
+	close(first);
+	free(fds);
+}
+
+/* Concurrent read/ioctl/close. */
+#define NFDS		8
+#define NWORKERS	3
+
+struct chaos {
+	int fds[NFDS];
+	volatile int stop;
+	int bad_errno[NWORKERS + 1];
+	int ops[NWORKERS + 1];
+	int idx;
+};
+
+static bool sane(int err)
+{
+	return err == EBADF;
+}
+
+static void *worker(void *arg)
+{
+	struct chaos *c = arg;
+	int me = __atomic_fetch_add(&c->idx, 1, __ATOMIC_RELAXED), i = me;
+	__u64 buf[3];
+
+	while (!c->stop) {
+		int fd = __atomic_load_n(&c->fds[i++ % NFDS], __ATOMIC_RELAXED);
+		int ret;
+
+		switch (i % 4) {
+		case 0:
+			ret = read(fd, buf, sizeof(buf)) == 24 ? 0 : -1;
+			break;
+		case 1:
+			ret = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			break;
+		case 2:
+			ret = ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+			break;
+		default:
+			ret = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+			break;
+		}
+		if (ret && !sane(errno))
+			c->bad_errno[me] = errno;
+		c->ops[me]++;
+	}
+	return NULL;
+}
+
+TEST(concurrent_read_ioctl_close)
+{
+	pthread_t th[NWORKERS];
+	struct chaos *c;
+	__u64 deadline;
+	struct timespec ts;
+	int i, n = 0;
+
+	c = calloc(1, sizeof(*c));
+	ASSERT_NE(NULL, c);
+	for (i = 0; i < NFDS; i++) {
+		c->fds[i] = open_pf(0, -1, false);
+		ASSERT_GE(c->fds[i], 0);
+	}
+	for (i = 0; i < NWORKERS; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, worker, c));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	deadline = ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000 + 400;
+	do {
+		int k = n++ % NFDS, old = c->fds[k], fd;
+
+		ASSERT_EQ(0, close(old));
+		fd = open_pf(0, -1, false);
+		ASSERT_GE(fd, 0);
+		__atomic_store_n(&c->fds[k], fd, __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	} while (ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000 < deadline);
+	c->stop = 1;
+	for (i = 0; i < NWORKERS; i++)
+		ASSERT_EQ(0, pthread_join(th[i], NULL));
+	for (i = 0; i < NWORKERS; i++) {
+		EXPECT_EQ(0, c->bad_errno[i]) TH_LOG("worker %d: errno %d", i, c->bad_errno[i]);
+		EXPECT_GT(c->ops[i], 0);
+	}
+	EXPECT_GT(n, 10);
+	/* Every surviving event still works. */
+	for (i = 0; i < NFDS; i++) {
+		__u64 buf[3];
+
+		EXPECT_EQ(24, read(c->fds[i], buf, sizeof(buf)));
+		close(c->fds[i]);
+	}
+	free(c);
+}
+
+/* CPU hotplug of cpu1; always brought back online in teardown. */
+FIXTURE(hotplug)
+{
+	bool can;
+};
+
+FIXTURE_SETUP(hotplug)
+{
+	long long online;
+
+	self->can = perfev_nr_cpus() >= 2 && getuid() == 0 &&
+		    perfev_read_int(CPU1_ONLINE, &online) == 0 && online == 1 &&
+		    access(CPU1_ONLINE, W_OK) == 0;
+}
+
+FIXTURE_TEARDOWN(hotplug)
+{
+	long long online = 0;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (perfev_read_int(CPU1_ONLINE, &online) || online == 1)
+			break;
+		perfev_write_int(CPU1_ONLINE, 1);
+		usleep(20000);
+	}
+}
+
+static int open_cpu_clock_on(int cpu)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	attr.disabled = 0;
+	return perfev_open(&attr, -1, cpu, -1, 0);
+}
+
+TEST_F(hotplug, percpu_event_stops_when_cpu_goes_offline)
+{
+	__u64 a, b, c, d;
+	int fd, fd2;
+
+	if (!self->can)
+		SKIP(return, "cpu1 cannot be taken offline here");
+	fd = open_cpu_clock_on(1);
+	ASSERT_GE(fd, 0);
+	usleep(20000);
+	ASSERT_EQ(0, perfev_read_count(fd, &a));
+	EXPECT_GT(a, 0ULL);	/* cpu-clock runs with the CPU, idle or not */
+
+	if (perfev_write_int(CPU1_ONLINE, 0)) {
+		close(fd);
+		SKIP(return, "writing 0 to %s failed: errno %d", CPU1_ONLINE, errno);
+	}
+	ASSERT_EQ(0, perfev_read_count(fd, &b));
+	EXPECT_GE(b, a);
+	usleep(50000);
+	ASSERT_EQ(0, perfev_read_count(fd, &c));
+	EXPECT_EQ(b, c) TH_LOG("per-CPU event counted on an offline CPU");
+	/* No new per-CPU events on an offline CPU. */
+	EXPECT_EQ(-1, open_cpu_clock_on(1));
+	EXPECT_EQ(ENODEV, errno);
+
+	ASSERT_EQ(0, perfev_write_int(CPU1_ONLINE, 1));
+	usleep(50000);
+	/* 6.1 detached the event at offline and does not re-attach it. */
+	ASSERT_EQ(0, perfev_read_count(fd, &d));
+	EXPECT_EQ(c, d);
+	/* A new event on the CPU counts again. */
+	fd2 = open_cpu_clock_on(1);
+	ASSERT_GE(fd2, 0);
+	usleep(20000);
+	ASSERT_EQ(0, perfev_read_count(fd2, &d));
+	EXPECT_GT(d, 0ULL);
+	close(fd2);
+	close(fd);
+}
+
+TEST_F(hotplug, task_event_keeps_counting_across_offline)
+{
+	struct perfev_value a, b;
+	cpu_set_t set;
+	int fd;
+
+	if (!self->can)
+		SKIP(return, "cpu1 cannot be taken offline here");
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	fd = open_pf(0, -1, false);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, perfev_touch_pages(16));
+	ASSERT_EQ(0, perfev_read_value(fd, &a));
+	EXPECT_GE(a.value, 16ULL);
+	/* Taking our only CPU away migrates us; the task event follows. */
+	if (perfev_write_int(CPU1_ONLINE, 0)) {
+		close(fd);
+		SKIP(return, "writing 0 to %s failed: errno %d", CPU1_ONLINE, errno);
+	}
+	EXPECT_NE(1, sched_getcpu());
+	ASSERT_EQ(0, perfev_touch_pages(16));
+	ASSERT_EQ(0, perfev_read_value(fd, &b));
+	EXPECT_GE(b.value - a.value, 16ULL);
+	EXPECT_LT(b.value - a.value, 16ULL + 1000);
+	ASSERT_EQ(0, perfev_write_int(CPU1_ONLINE, 1));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
