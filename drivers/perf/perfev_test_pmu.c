@@ -13,26 +13,38 @@
  *   0x02 ns_x2     any counter, x2      0x11 ns_pmc01   counter 0 or 1
  *   0x03 ns_x3     any counter, x3
  *
+ * Sampling: each counter has a pinned hard-irq hrtimer standing in for its
+ * overflow interrupt.  It fires when the counter reaches the event's period
+ * (at least PTP_MIN_NS apart) and calls perf_event_overflow() with the
+ * interrupted registers, as a hardware PMU's interrupt handler would, so the
+ * core's overflow, throttling, freq and PERF_SAMPLE_READ paths run for
+ * "hardware" events where no real PMU exists.
+ *
  * It is a plain driver of the 6.1 struct pmu API, built into both the
- * upstream and the new core in the testbed.  Counting only: the PMU has no
- * overflow interrupt (PERF_PMU_CAP_NO_INTERRUPT), so sampling is refused.
+ * upstream and the new core in the testbed.
  *
  * Locking: every callback but event_init runs on the CPU that owns the
  * per-CPU state, with interrupts disabled (the core's rules for pmu->add,
- * ->del, ->start, ->stop, ->read and the transaction callbacks), so the
- * per-CPU state needs no lock.  event_init only reads the group under
- * construction.
+ * ->del, ->start, ->stop, ->read and the transaction callbacks), and the
+ * overflow timers are pinned hard-irq timers of that CPU, so the per-CPU
+ * state needs no lock.  event_init only reads the group under construction.
  */
 #include <linux/bitops.h>
+#include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/math64.h>
 #include <linux/sched/clock.h>
+
+#include <asm/irq_regs.h>
 
 #define PTP_NR_COUNTERS	4
 #define PTP_ALL		GENMASK(PTP_NR_COUNTERS - 1, 0)
 #define PTP_START	0x1	/* hw.flags: start when the transaction commits */
+#define PTP_MIN_NS	10000	/* overflow timers at most every 10 us */
+#define PTP_MAX_CATCHUP	16	/* periods reported by one late timer */
 
 struct ptp_event_desc {
 	u64 config;
@@ -48,11 +60,17 @@ static const struct ptp_event_desc ptp_events[] = {
 	{ 0x11, BIT(0) | BIT(1), 1 },
 };
 
+struct ptp_counter {
+	struct perf_event *event;
+	struct hrtimer overflow;	/* the counter's "interrupt" */
+};
+
 struct ptp_cpu {
-	struct perf_event *counter[PTP_NR_COUNTERS];
+	struct ptp_counter ctr[PTP_NR_COUNTERS];
 	struct perf_event *pending[PTP_NR_COUNTERS];	/* added in a txn */
 	int nr_pending;
 	unsigned int txn_flags;
+	u64 frozen_at;		/* non-zero: counters frozen for an overflow */
 };
 
 static DEFINE_PER_CPU(struct ptp_cpu, ptp_cpu);
@@ -110,13 +128,46 @@ static long ptp_fit(const unsigned long *masks, int n, unsigned long used)
 	return used;
 }
 
+static u64 ptp_factor(struct perf_event *event)
+{
+	return ptp_desc(event->attr.config)->factor;
+}
+
+/* The counters' time: local_clock(), or the instant they were frozen. */
+static u64 ptp_now(void)
+{
+	return this_cpu_ptr(&ptp_cpu)->frozen_at ?: local_clock();
+}
+
 static void ptp_update(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 now = local_clock(), prev;
+	u64 now = ptp_now(), delta;
 
-	prev = local64_xchg(&hwc->prev_count, now);
-	local64_add((now - prev) * ptp_desc(event->attr.config)->factor, &event->count);
+	delta = (now - local64_xchg(&hwc->prev_count, now)) * ptp_factor(event);
+	local64_add(delta, &event->count);
+	if (is_sampling_event(event))
+		local64_sub(delta, &hwc->period_left);
+}
+
+/* Nanoseconds until the counter reaches the end of its period. */
+static u64 ptp_ns_to_overflow(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+
+	if (left <= 0) {
+		left = hwc->sample_period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = left;
+	}
+	return max_t(u64, div64_u64(left + ptp_factor(event) - 1, ptp_factor(event)),
+		     PTP_MIN_NS);
+}
+
+static struct hrtimer *ptp_overflow_timer(struct perf_event *event)
+{
+	return &this_cpu_ptr(&ptp_cpu)->ctr[event->hw.idx].overflow;
 }
 
 static void ptp_start(struct perf_event *event, int flags)
@@ -125,8 +176,11 @@ static void ptp_start(struct perf_event *event, int flags)
 
 	if (WARN_ON_ONCE(hwc->idx < 0))
 		return;
-	local64_set(&hwc->prev_count, local_clock());
+	local64_set(&hwc->prev_count, ptp_now());
 	hwc->state = 0;
+	if (is_sampling_event(event))
+		hrtimer_start(ptp_overflow_timer(event), ns_to_ktime(ptp_ns_to_overflow(event)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void ptp_stop(struct perf_event *event, int flags)
@@ -135,6 +189,9 @@ static void ptp_stop(struct perf_event *event, int flags)
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
+	/* a no-op when called from the timer itself (throttling) */
+	if (is_sampling_event(event))
+		hrtimer_try_to_cancel(ptp_overflow_timer(event));
 	ptp_update(event);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
@@ -145,13 +202,92 @@ static void ptp_read(struct perf_event *event)
 		ptp_update(event);
 }
 
+/*
+ * Freeze every running counter of this CPU at one instant, as a PMU does
+ * while its overflow interrupt is handled, so that PERF_SAMPLE_READ of a
+ * group sees the members at the same point; thawing restarts them from
+ * the current time (the handler's own time is not counted).
+ */
+static void ptp_freeze(struct ptp_cpu *pc)
+{
+	struct perf_event *event;
+	int i;
+
+	pc->frozen_at = local_clock();
+	for (i = 0; i < PTP_NR_COUNTERS; i++) {
+		event = pc->ctr[i].event;
+		if (event && !(event->hw.state & PERF_HES_STOPPED))
+			ptp_update(event);
+	}
+}
+
+static void ptp_thaw(struct ptp_cpu *pc)
+{
+	struct perf_event *event;
+	u64 now = local_clock();
+	int i;
+
+	pc->frozen_at = 0;
+	for (i = 0; i < PTP_NR_COUNTERS; i++) {
+		event = pc->ctr[i].event;
+		if (event && !(event->hw.state & PERF_HES_STOPPED))
+			local64_set(&event->hw.prev_count, now);
+	}
+}
+
+/*
+ * The overflow "interrupt": hard-irq context on the counter's CPU.  A timer
+ * can fire late (more so under emulation), so every period that elapsed is
+ * reported, as the software PMU does, up to PTP_MAX_CATCHUP; the overshoot
+ * is carried into the next period.  A throttled event stays stopped until
+ * the core's tick restarts it.
+ */
+static enum hrtimer_restart ptp_overflow(struct hrtimer *timer)
+{
+	struct ptp_counter *ctr = container_of(timer, struct ptp_counter, overflow);
+	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
+	struct perf_event *event = ctr->event;
+	struct pt_regs *regs = get_irq_regs();
+	struct perf_sample_data data;
+	struct hw_perf_event *hwc;
+	int n;
+
+	/* a timer left from an event that is gone, stopped or counting only */
+	if (!event || (event->hw.state & PERF_HES_STOPPED) || !is_sampling_event(event))
+		return HRTIMER_NORESTART;
+	hwc = &event->hw;
+	ptp_freeze(pc);
+	for (n = 0; local64_read(&hwc->period_left) <= 0; n++) {
+		if (n == PTP_MAX_CATCHUP) {
+			local64_set(&hwc->period_left, hwc->sample_period);
+			hwc->last_period = hwc->sample_period;
+			break;
+		}
+		perf_sample_data_init(&data, 0, hwc->last_period);
+		local64_add(hwc->sample_period, &hwc->period_left);
+		hwc->last_period = hwc->sample_period;
+		if (regs && perf_event_overflow(event, &data, regs)) {
+			/* throttled */
+			hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+			break;
+		}
+	}
+	ptp_thaw(pc);
+	/* stopped, or restarted (and so re-armed) by the core meanwhile */
+	if ((hwc->state & PERF_HES_STOPPED) || hrtimer_is_queued(timer))
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(timer, ktime_add_ns(hrtimer_cb_get_time(timer),
+						ptp_ns_to_overflow(event)));
+	return HRTIMER_RESTART;
+}
+
 static unsigned long ptp_used(struct ptp_cpu *pc)
 {
 	unsigned long used = 0;
 	int i;
 
 	for (i = 0; i < PTP_NR_COUNTERS; i++)
-		if (pc->counter[i])
+		if (pc->ctr[i].event)
 			used |= BIT(i);
 	return used;
 }
@@ -179,7 +315,7 @@ static int ptp_add(struct perf_event *event, int flags)
 	idx = ptp_pick(ptp_mask(event), ptp_used(pc));
 	if (idx < 0)
 		return -EAGAIN;
-	pc->counter[idx] = event;
+	pc->ctr[idx].event = event;
 	hwc->idx = idx;
 	if (flags & PERF_EF_START)
 		ptp_start(event, PERF_EF_RELOAD);
@@ -195,7 +331,9 @@ static void ptp_del(struct perf_event *event, int flags)
 
 	ptp_stop(event, PERF_EF_UPDATE);
 	if (hwc->idx >= 0) {
-		pc->counter[hwc->idx] = NULL;
+		/* also when throttled: a restart may have re-armed the timer */
+		hrtimer_try_to_cancel(&pc->ctr[hwc->idx].overflow);
+		pc->ctr[hwc->idx].event = NULL;
 		hwc->idx = -1;
 	}
 	for (i = 0; i < pc->nr_pending; i++) {
@@ -239,7 +377,7 @@ static int ptp_commit_txn(struct pmu *pmu)
 				continue;
 			event = pc->pending[i];
 			idx = ptp_pick(masks[i], ptp_used(pc));
-			pc->counter[idx] = event;
+			pc->ctr[idx].event = event;
 			event->hw.idx = idx;
 		}
 	}
@@ -344,7 +482,6 @@ static const struct attribute_group *ptp_attr_groups[] = {
 
 static struct pmu ptp_pmu = {
 	.task_ctx_nr	= perf_hw_context,
-	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.attr_groups	= ptp_attr_groups,
 	.event_init	= ptp_event_init,
 	.add		= ptp_add,
@@ -359,6 +496,16 @@ static struct pmu ptp_pmu = {
 
 static int __init ptp_init(void)
 {
+	struct hrtimer *timer;
+	int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < PTP_NR_COUNTERS; i++) {
+			timer = &per_cpu_ptr(&ptp_cpu, cpu)->ctr[i].overflow;
+			hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+			timer->function = ptp_overflow;
+		}
+	}
 	return perf_pmu_register(&ptp_pmu, "perfev_test", -1);
 }
 device_initcall(ptp_init);

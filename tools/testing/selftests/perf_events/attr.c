@@ -489,7 +489,7 @@ TEST(hw_cache_bad_type_op_result)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		perfev_attr_init(&pe, PERF_TYPE_HW_CACHE, bad[i]);
 		EXPECT_EQ(want, open_err(&pe)) TH_LOG("config 0x%llx",
-							(unsigned long long)bad[i]);
+						      (unsigned long long)bad[i]);
 	}
 }
 

@@ -71,11 +71,14 @@ static const char *bp_unsupported(int err, __u32 bp_type)
 
 #define OPEN_BP_OR_SKIP(fd, type, addr, len)					\
 	do {									\
-		fd = open_bp(type, addr, len);					\
-		if (fd < 0 && bp_unsupported(errno, type))			\
+		__u64 __len = (len);						\
+		int __fd = open_bp(type, addr, __len);				\
+										\
+		if (__fd < 0 && bp_unsupported(errno, type))			\
 			SKIP(return, "%s", bp_unsupported(errno, type));	\
-		ASSERT_GE(fd, 0) TH_LOG("bp_type %d len %d: errno %d",		\
-					(int)(type), (int)(len), errno);	\
+		ASSERT_GE(__fd, 0) TH_LOG("bp_type %d len %d: errno %d",	\
+					  (int)(type), (int)__len, errno);	\
+		(fd) = __fd;							\
 	} while (0)
 
 static __u64 disable_read(int fd)

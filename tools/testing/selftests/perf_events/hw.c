@@ -81,9 +81,11 @@ TEST(user_instructions_scale_with_loop_count)
 	EXPECT_LT(one, 100 * LOOPS);
 	/* 2x the loops: 2x the instructions within 15% */
 	EXPECT_GE(two * 100, one * 2 * 85) TH_LOG("1x %llu 2x %llu",
-						 (unsigned long long)one, (unsigned long long)two);
+						  (unsigned long long)one,
+						  (unsigned long long)two);
 	EXPECT_LE(two * 100, one * 2 * 115) TH_LOG("1x %llu 2x %llu",
-						  (unsigned long long)one, (unsigned long long)two);
+						   (unsigned long long)one,
+						   (unsigned long long)two);
 	close(fd);
 }
 

@@ -40,7 +40,7 @@
 #include "perfev_ring.h"
 
 #ifndef PERF_FORMAT_LOST
-#define PERF_FORMAT_LOST	(1U << 4)
+#define PERF_FORMAT_LOST	BIT(4)
 #endif
 
 #define KERNEL_ATTR_SIZE	128	/* sizeof(struct perf_event_attr) in 6.1 */

@@ -396,7 +396,8 @@ TEST(thousands_of_events_open_and_close)
 
 		for (i = 0; i < MANY; i++) {
 			/* disabled: cheap to carry through context switches */
-			cur[i] = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, -1);
+			cur[i] = perfev_open_self(PERF_TYPE_SOFTWARE,
+						  PERF_COUNT_SW_PAGE_FAULTS, -1);
 			ASSERT_GE(cur[i], 0) TH_LOG("round %d event %d: errno %d", round, i, errno);
 			if (round && cur[i] != fds[i])
 				mismatch++;

@@ -145,9 +145,11 @@ TEST(hw_groups_beyond_counters_multiplex_and_scale)
 			continue;
 		scaled = (__u64)((double)v.value * v.enabled / v.running);
 		EXPECT_GE(scaled * 10, expect * 7) TH_LOG("event %d: %llu vs %llu alone", i,
-			(unsigned long long)scaled, (unsigned long long)expect);
+							  (unsigned long long)scaled,
+							  (unsigned long long)expect);
 		EXPECT_LE(scaled * 10, expect * 13) TH_LOG("event %d: %llu vs %llu alone", i,
-			(unsigned long long)scaled, (unsigned long long)expect);
+							   (unsigned long long)scaled,
+							   (unsigned long long)expect);
 	}
 	EXPECT_GT(partial, 0) TH_LOG("%d events on %d counters never multiplexed", NR_HW, NR_HW);
 	for (i = 0; i < NR_HW; i++)

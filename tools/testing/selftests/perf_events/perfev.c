@@ -126,7 +126,7 @@ const char *perfev_tracefs(void)
 	char path[128];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
 		snprintf(path, sizeof(path), "%s/events", roots[i]);
 		if (access(path, F_OK) == 0)
 			return roots[i];

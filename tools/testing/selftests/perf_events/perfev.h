@@ -22,6 +22,17 @@
 #define PERF_ATTR_SIZE_VER7	128
 #endif
 
+/* Kernel helpers missing in user space (kselftest.h has ARRAY_SIZE, not perfev.c) */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
+#endif
+#ifndef BIT
+#define BIT(nr)		(1UL << (nr))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(nr)	(1ULL << (nr))
+#endif
+
 /* perf_event_open(2); returns the fd, or -1 with errno set. */
 int perfev_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		unsigned long flags);

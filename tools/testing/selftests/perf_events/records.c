@@ -220,8 +220,8 @@ TEST(comm_on_prctl_set_name)
 
 static void exec_self(void *arg)
 {
-	char *argv[] = { "perfev-records", NULL };
-	char *envp[] = { EXEC_ENV "=1", NULL };
+	char *const argv[] = { "perfev-records", NULL };
+	char *const envp[] = { EXEC_ENV "=1", NULL };
 
 	execve("/proc/self/exe", argv, envp);
 	_exit(3);

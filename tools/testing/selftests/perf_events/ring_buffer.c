@@ -58,9 +58,11 @@ static int getppid_tp(void)
 
 #define NEED_TP(id)							\
 	do {								\
-		(id) = getppid_tp();					\
-		if ((id) < 0)						\
+		int __tp = getppid_tp();				\
+									\
+		if (__tp < 0)						\
 			SKIP(return, "syscalls:sys_enter_getppid not in tracefs"); \
+		(id) = __tp;						\
 	} while (0)
 
 /* One sample per getppid() call on the calling thread. */

@@ -54,11 +54,11 @@
 #if defined(__x86_64__)
 #define REG_IP		PERF_REG_X86_IP
 #define REG_SP		PERF_REG_X86_SP
-#define REG_BAD_MASK	(1ULL << PERF_REG_X86_DS)	/* not sampled in 64-bit mode */
+#define REG_BAD_MASK	BIT_ULL(PERF_REG_X86_DS)	/* not sampled in 64-bit mode */
 #elif defined(__powerpc64__)
 #define REG_IP		PERF_REG_POWERPC_NIP
 #define REG_SP		PERF_REG_POWERPC_R1
-#define REG_BAD_MASK	(1ULL << 63)
+#define REG_BAD_MASK	BIT_ULL(63)
 #else
 #error "x86_64 and ppc64le only"
 #endif

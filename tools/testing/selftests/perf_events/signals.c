@@ -37,7 +37,7 @@
 #define TRAP_PERF		6
 #endif
 #ifndef TRAP_PERF_FLAG_ASYNC
-#define TRAP_PERF_FLAG_ASYNC	(1u << 0)
+#define TRAP_PERF_FLAG_ASYNC	BIT(0)
 #endif
 #ifndef POLL_IN
 #define POLL_IN		1
@@ -339,7 +339,7 @@ TEST(f_setown_ex_tid_targets_one_thread)
 	ASSERT_GE(owner_n, 1);
 	for (i = 0; i < owner_n && i < 64; i++)
 		EXPECT_EQ(w.tid, owner_hits[i]) TH_LOG("signal %d in tid %d (main %d)",
-						      i, owner_hits[i], gettid_());
+						       i, owner_hits[i], gettid_());
 	close(fd);
 }
 

@@ -182,7 +182,9 @@ static int event_config(const char *pmu, const char *event, __u64 cfg[3])
 	char path[512], buf[1024], *tok, *save, *eq;
 	unsigned long long val;
 
-	cfg[0] = cfg[1] = cfg[2] = 0;
+	cfg[0] = 0;
+	cfg[1] = 0;
+	cfg[2] = 0;
 	snprintf(path, sizeof(path), PMU_DIR "/%.127s/events/%.255s", pmu, event);
 	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
@@ -457,9 +459,9 @@ TEST(cpu_pmu_event_aliases_count_like_generic_events)
 		EXPECT_GT(gen, 2000000ULL) TH_LOG("%s", ev[i].alias);
 		/* the same hardware event: similar counts (cycles are timing based) */
 		EXPECT_LT(raw, gen * 5) TH_LOG("%s: %llu vs %llu", ev[i].alias,
-					      (unsigned long long)raw, (unsigned long long)gen);
+					       (unsigned long long)raw, (unsigned long long)gen);
 		EXPECT_LT(gen, raw * 5) TH_LOG("%s: %llu vs %llu", ev[i].alias,
-					      (unsigned long long)raw, (unsigned long long)gen);
+					       (unsigned long long)raw, (unsigned long long)gen);
 	}
 }
 
@@ -496,6 +498,7 @@ TEST(mux_interval_readable_on_every_pmu)
 static const char * const sysctls[] = {
 	PARANOID, CPU_PERCENT, SAMPLE_RATE, MLOCK_KB, MAX_STACK, MAX_CONTEXTS,
 };
+
 #define NR_SYSCTLS	ARRAY_SIZE(sysctls)
 
 FIXTURE(sysctl)

@@ -135,7 +135,7 @@ TEST(unknown_tracepoint_id_is_einval)
 
 	if (!perfev_tracefs())
 		SKIP(return, "no tracefs");
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		perfev_attr_init(&attr, PERF_TYPE_TRACEPOINT, bad[i]);
 		EXPECT_EQ(-1, perfev_open(&attr, 0, -1, -1, 0))
 			TH_LOG("id 0x%llx opened", (unsigned long long)bad[i]);
@@ -269,7 +269,7 @@ TEST(kprobe_pmu_counts_calls_exactly)
 	type = perfev_pmu_type("kprobe");
 	if (type < 0)
 		SKIP(return, "no kprobe PMU");
-	for (i = 0; i < sizeof(syms) / sizeof(syms[0]) && !sym; i++)
+	for (i = 0; i < ARRAY_SIZE(syms) && !sym; i++)
 		if (have_ksym(syms[i]))
 			sym = syms[i];
 	if (!sym)
