@@ -226,6 +226,16 @@ int perfev_pipe_pingpong(int rounds)
 	return (i == rounds && WIFEXITED(status) && !WEXITSTATUS(status)) ? 0 : -1;
 }
 
+int perfev_open_errno(void *attr)
+{
+	int fd = perfev_open(attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 int perfev_run_unprivileged(int (*fn)(void *arg), void *arg)
 {
 	int status;

@@ -88,6 +88,12 @@ int perfev_pipe_pingpong(int rounds);		/* round trips with a child, both on one 
  */
 int perfev_run_unprivileged(int (*fn)(void *arg), void *arg);
 
+/*
+ * Open the struct perf_event_attr at @attr on the calling thread and close
+ * it again: 0, or the errno.  Made to be the @fn of perfev_run_unprivileged().
+ */
+int perfev_open_errno(void *attr);
+
 /* Fork a child that waits on a pipe until perfev_child_go(); for pid targets. */
 struct perfev_child {
 	pid_t pid;

@@ -984,25 +984,16 @@ TEST(namespaces_on_unshare)
 	close_ring(fd, &r);
 }
 
-static int open_namespaces(void *arg)
+TEST(namespaces_unprivileged_eacces)
 {
 	struct perf_event_attr a;
-	int fd;
 
+	if (geteuid() != 0)
+		SKIP(return, "needs root to drop privileges");
 	sb_attr(&a);
 	a.namespaces = 1;
 	a.exclude_kernel = 1;
-	fd = perfev_open(&a, 0, -1, -1, 0);
-	if (fd >= 0)
-		return 0;
-	return errno;
-}
-
-TEST(namespaces_unprivileged_eacces)
-{
-	if (geteuid() != 0)
-		SKIP(return, "needs root to drop privileges");
-	EXPECT_EQ(EACCES, perfev_run_unprivileged(open_namespaces, NULL));
+	EXPECT_EQ(EACCES, perfev_run_unprivileged(perfev_open_errno, &a));
 }
 
 /* ------------------------------------------------------------------ LOST */
@@ -1250,22 +1241,9 @@ static bool filter_is(const char *file, const char *func)
 	return !strcmp(buf, func);
 }
 
-static int text_poke_open(void *arg)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	sb_attr(&a);
-	a.text_poke = 1;
-	a.exclude_kernel = 1;
-	fd = perfev_open(&a, 0, -1, -1, 0);
-	if (fd >= 0)
-		return 0;
-	return errno;
-}
-
 TEST(text_poke_needs_kernel_privilege)
 {
+	struct perf_event_attr a;
 	long long paranoid;
 
 	ASSERT_EQ(0, perfev_read_int("/proc/sys/kernel/perf_event_paranoid", &paranoid));
@@ -1273,8 +1251,11 @@ TEST(text_poke_needs_kernel_privilege)
 		SKIP(return, "perf_event_paranoid %lld lets everyone see the kernel", paranoid);
 	if (geteuid() != 0)
 		SKIP(return, "needs root to drop privileges");
-	EXPECT_EQ(EACCES, perfev_run_unprivileged(text_poke_open, NULL));
-	EXPECT_EQ(0, text_poke_open(NULL));
+	sb_attr(&a);
+	a.text_poke = 1;
+	a.exclude_kernel = 1;
+	EXPECT_EQ(EACCES, perfev_run_unprivileged(perfev_open_errno, &a));
+	EXPECT_EQ(0, perfev_open_errno(&a));
 }
 
 TEST(ksymbol_and_text_poke_for_ftrace_trampoline)

@@ -1436,20 +1436,9 @@ TEST(software_defaults_weight_data_src_txn)
 	close_ring(fd, &r);
 }
 
-static int phys_addr_open(void *arg)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_PHYS_ADDR);
-	fd = perfev_open(&a, 0, -1, -1, 0);
-	if (fd >= 0)
-		return 0;
-	return errno;
-}
-
 TEST(phys_addr_privileged_only)
 {
+	struct perf_event_attr a;
 	long long paranoid;
 
 	ASSERT_EQ(0, perfev_read_int("/proc/sys/kernel/perf_event_paranoid", &paranoid));
@@ -1457,8 +1446,9 @@ TEST(phys_addr_privileged_only)
 		SKIP(return, "perf_event_paranoid %lld allows PHYS_ADDR to everyone", paranoid);
 	if (geteuid() != 0)
 		SKIP(return, "needs root to drop privileges");
-	EXPECT_EQ(EACCES, perfev_run_unprivileged(phys_addr_open, NULL));
-	EXPECT_EQ(0, phys_addr_open(NULL));
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_PHYS_ADDR);
+	EXPECT_EQ(EACCES, perfev_run_unprivileged(perfev_open_errno, &a));
+	EXPECT_EQ(0, perfev_open_errno(&a));
 }
 
 TEST(phys_addr_and_data_page_size_of_fault)
