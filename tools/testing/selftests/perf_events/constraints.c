@@ -20,7 +20,6 @@
  * perf_event_max_sample_rate.  Every test SKIPs when the PMU is not built in.
  */
 #define _GNU_SOURCE
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -254,7 +253,7 @@ TEST(constrained_group_that_fits_runs_all_the_time)
 TEST(groups_competing_for_counter0_are_rotated)
 {
 	struct perfev_value v[3];
-	cpu_set_t saved, one;
+	cpu_set_t saved;
 	__u64 sum = 0;
 	int fds[3], i, type;
 
@@ -264,10 +263,7 @@ TEST(groups_competing_for_counter0_are_rotated)
 	 * whichever CPU the task is on, while each counter runs on one CPU, so
 	 * clock skew between emulated CPUs would blur value vs running.
 	 */
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu(), &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_LE(0, perfev_pin_here(&saved));
 	for (i = 0; i < 3; i++) {
 		fds[i] = ptp_open(type, PTP_NS_PMC0, -1, true);
 		ASSERT_GE(fds[i], 0);
@@ -299,7 +295,7 @@ TEST(groups_competing_for_counter0_are_rotated)
 	EXPECT_LE(sum, v[0].enabled + v[0].enabled / 10);
 	EXPECT_GE(sum * 2, v[0].enabled);
 	close_fds(fds, 3);
-	sched_setaffinity(0, sizeof(saved), &saved);
+	perfev_unpin(&saved);
 }
 
 TEST(pinned_event_without_its_counter_is_in_error_state)

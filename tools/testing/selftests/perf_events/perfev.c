@@ -176,10 +176,30 @@ int perfev_touch_pages(size_t npages)
 	return munmap((void *)p, npages * pg);
 }
 
+int perfev_pin_here(cpu_set_t *orig)
+{
+	cpu_set_t one;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(*orig), orig))
+		return -1;
+	cpu = sched_getcpu();
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) ? -1 : cpu;
+}
+
+void perfev_unpin(const cpu_set_t *orig)
+{
+	sched_setaffinity(0, sizeof(*orig), orig);
+}
+
 int perfev_pipe_pingpong(int rounds)
 {
 	int to_child[2], to_parent[2], i, status, pinned;
-	cpu_set_t saved, one;
+	cpu_set_t saved;
 	char c = 0;
 	pid_t pid;
 
@@ -190,16 +210,11 @@ int perfev_pipe_pingpong(int rounds)
 	 * sleeps in read() or the woken child preempts it), never zero times
 	 * because the reply came from another CPU before read() slept.
 	 */
-	pinned = sched_getaffinity(0, sizeof(saved), &saved) == 0;
-	if (pinned) {
-		CPU_ZERO(&one);
-		CPU_SET(sched_getcpu(), &one);
-		pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
-	}
+	pinned = perfev_pin_here(&saved) >= 0;
 	pid = fork();
 	if (pid < 0) {
 		if (pinned)
-			sched_setaffinity(0, sizeof(saved), &saved);
+			perfev_unpin(&saved);
 		return -1;
 	}
 	if (pid == 0) {
@@ -220,7 +235,7 @@ int perfev_pipe_pingpong(int rounds)
 	close(to_parent[0]);
 	close(to_parent[1]);
 	if (pinned)
-		sched_setaffinity(0, sizeof(saved), &saved);
+		perfev_unpin(&saved);
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return (i == rounds && WIFEXITED(status) && !WEXITSTATUS(status)) ? 0 : -1;

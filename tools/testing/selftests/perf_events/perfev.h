@@ -11,6 +11,7 @@
 #define PERFEV_H
 
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,13 @@ const char *perfev_tracefs(void);
 /* Read/write an integer sysctl or sysfs file; -1 on error. */
 int perfev_read_int(const char *path, long long *val);
 int perfev_write_int(const char *path, long long val);
+
+/*
+ * Pin the calling thread to the CPU it is running on; @orig receives the
+ * previous affinity for perfev_unpin().  Returns the CPU, or -1.
+ */
+int perfev_pin_here(cpu_set_t *orig);
+void perfev_unpin(const cpu_set_t *orig);
 
 /* Number of online CPUs (sysconf). */
 int perfev_nr_cpus(void);

@@ -149,21 +149,6 @@ static void close_ring(int fd, struct perfev_ring *r)
 	close(fd);
 }
 
-static int pin_here(cpu_set_t *orig)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (sched_getaffinity(0, sizeof(*orig), orig))
-		return -1;
-	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
-		return -1;
-	return cpu;
-}
-
 /* A file of @pages pages in /tmp; returns the fd, path in @path. */
 static int make_file(char *path, size_t len, size_t pages)
 {
@@ -592,7 +577,7 @@ TEST(fork_and_exit_of_child_process)
 	int fd, cpu;
 
 	/* Inherited (so the child reports its exit) and mmapped: per CPU. */
-	cpu = pin_here(&orig);
+	cpu = perfev_pin_here(&orig);
 	ASSERT_GE(cpu, 0);
 	sb_attr(&a);
 	a.task = 1;
@@ -606,7 +591,7 @@ TEST(fork_and_exit_of_child_process)
 	ASSERT_EQ(0, perfev_child_wait(&c));
 	t1 = mono_ns();
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 
 	f = find_task(&r, PERF_RECORD_FORK, c.pid);
 	ASSERT_NE(NULL, f);
@@ -645,7 +630,7 @@ TEST(fork_and_exit_of_thread)
 	pid_t tid = 0;
 	int fd, cpu;
 
-	cpu = pin_here(&orig);
+	cpu = perfev_pin_here(&orig);
 	ASSERT_GE(cpu, 0);
 	sb_attr(&a);
 	a.task = 1;
@@ -656,7 +641,7 @@ TEST(fork_and_exit_of_thread)
 	ASSERT_EQ(0, pthread_create(&th, NULL, thread_body, &tid));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 	ASSERT_GT(tid, 0);
 
 	f = find_task(&r, PERF_RECORD_FORK, tid);
@@ -774,7 +759,7 @@ TEST(switch_out_preempt_when_still_runnable)
 	int fd, i, cpu, preempt = 0, plain = 0;
 	__u64 end;
 
-	cpu = pin_here(&orig);
+	cpu = perfev_pin_here(&orig);
 	ASSERT_GE(cpu, 0);
 	/* A spinning child on the same CPU. */
 	ASSERT_EQ(0, perfev_child_start(&c, spin_forever, NULL));
@@ -793,7 +778,7 @@ TEST(switch_out_preempt_when_still_runnable)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	kill(c.pid, SIGKILL);
 	perfev_child_wait(&c);
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 	while ((h = perfev_ring_next(&r))) {
 		if (h->type != PERF_RECORD_SWITCH || !(h->misc & PERF_RECORD_MISC_SWITCH_OUT))
 			continue;
@@ -850,7 +835,7 @@ TEST(switch_cpu_wide_next_prev)
 	int fd, cpu, out_to_child = 0, in_from_child = 0, n = 0;
 	pid_t child;
 
-	cpu = pin_here(&orig);
+	cpu = perfev_pin_here(&orig);
 	ASSERT_GE(cpu, 0);
 	sb_attr(&a);
 	a.context_switch = 1;
@@ -858,14 +843,14 @@ TEST(switch_cpu_wide_next_prev)
 	a.sample_type = PERF_SAMPLE_TID;
 	fd = open_ring(&a, -1, cpu, &r, ring_pages());
 	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
-		sched_setaffinity(0, sizeof(orig), &orig);
+		perfev_unpin(&orig);
 		SKIP(return, "CPU-wide events need privileges");
 	}
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	child = pingpong(20);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 	ASSERT_GT(child, 0);
 	while ((h = perfev_ring_next(&r))) {
 		EXPECT_NE((__u32)PERF_RECORD_SWITCH, h->type);

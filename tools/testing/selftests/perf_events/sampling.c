@@ -144,22 +144,6 @@ static bool ip_in_spin(__u64 ip)
 	return ip >= start && ip < start + 1024;
 }
 
-/* Pin the calling task to the CPU it runs on; returns it, or -1. */
-static int pin_here(cpu_set_t *orig)
-{
-	cpu_set_t set;
-	int cpu;
-
-	if (sched_getaffinity(0, sizeof(*orig), orig))
-		return -1;
-	cpu = sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
-		return -1;
-	return cpu;
-}
-
 /* Open @attr, map a ring and return the fd (event left disabled), or -1. */
 static int open_ring(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
 		     struct perfev_ring *r)
@@ -672,7 +656,7 @@ TEST(tid_matches_process_and_thread)
 	char *m;
 
 	/* Inherited events can only be mmapped per CPU: pin to one. */
-	cpu = pin_here(&orig);
+	cpu = perfev_pin_here(&orig);
 	ASSERT_GE(cpu, 0);
 	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
 	a.inherit = 1;
@@ -683,7 +667,7 @@ TEST(tid_matches_process_and_thread)
 	ASSERT_EQ(0, pthread_create(&th, NULL, tid_thread, &t));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 	ASSERT_NE(NULL, m);
 	ASSERT_EQ(0, t.ret);
 	while ((h = perfev_ring_next(&r))) {
@@ -857,7 +841,7 @@ TEST(id_and_stream_id_for_parent_and_inherited_child)
 	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS, 1,
 		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID);
 	a.inherit = 1;
-	cpu = pin_here(&orig);
+	cpu = perfev_pin_here(&orig);
 	ASSERT_GE(cpu, 0);
 	fd = open_ring(&a, 0, cpu, -1, &r);
 	ASSERT_GE(fd, 0);
@@ -876,7 +860,7 @@ TEST(id_and_stream_id_for_parent_and_inherited_child)
 	ASSERT_EQ(0, perfev_child_go(&c));
 	ASSERT_EQ(0, perfev_child_wait(&c));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 	ASSERT_NE(NULL, m);
 	while ((h = perfev_ring_next(&r))) {
 		if (h->type != PERF_RECORD_SAMPLE)
@@ -942,7 +926,7 @@ TEST(cpu_is_current_cpu_and_res_zero)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	m = touch_anon(4, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	sched_setaffinity(0, sizeof(orig), &orig);
+	perfev_unpin(&orig);
 	ASSERT_NE(NULL, m);
 	while ((h = perfev_ring_next(&r))) {
 		if (h->type != PERF_RECORD_SAMPLE)
