@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build one testbed kernel: build-kernel.sh ARCH IMPL DEBUG
+# Build one testbed kernel: build-kernel.sh ARCH IMPL DEBUG (CORE=ours: see common.sh)
 # Prints the path of the bootable image on stdout.
 . "$(dirname "$0")/common.sh"
 
-arch=$1 impl=$2 debug=${3:-0}
+arch=$1 impl=$(impl_variant "$2") debug=${3:-0}
 label="$arch-$impl"
 [ "$debug" = 1 ] && label="$label-debug"
 karch=$(arch_kernel "$arch")
@@ -23,6 +23,12 @@ if [ "${NOBUILD:-0}" = 1 ]; then
 	exit 0
 fi
 
+# KTARGET builds (below) may run concurrently: one at a time per variant.
+if [ -n "${KTARGET:-}" ]; then
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.ktarget-$impl.lock"
+	flock 9
+fi
 "$TOP/testbed/prepare-base.sh"
 "$TOP/testbed/overlay.sh" "$impl"
 src=$(impl_src "$impl")
@@ -70,6 +76,12 @@ case "$arch" in
 x86_64) target=bzImage image="$obj/arch/x86/boot/bzImage" ;;
 ppc64le) target=vmlinux image="$obj/vmlinux" ;;
 esac
+# KTARGET=path/file.o: build only that object (compile checks while
+# writing; serialised with a lock so several writers can share one tree).
+if [ -n "${KTARGET:-}" ]; then
+	"${mk[@]}" -j"$JOBS" $KTARGET >&2 || die "build of $KTARGET failed ($label)"
+	exit 0
+fi
 log "building $label: Linux $(cat "$BUILD/base/version") from $src"
 start=$SECONDS
 "${mk[@]}" -j"$JOBS" "$target" >&2 || die "kernel build failed ($arch-$impl)"

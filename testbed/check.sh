@@ -4,6 +4,7 @@
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
 #   SUITES=perfev,upstream,perftest  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
+#   CORE=ours (IMPL=new: build the new core in progress; see common.sh)
 # Ends with `N passed, N failed, N skipped` over all arches; exit 1 on failure.
 . "$(dirname "$0")/common.sh"
 
@@ -13,7 +14,7 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
 total_p=0 total_f=0 total_s=0
 for arch in "${arches[@]}"; do
-	label="$arch-$IMPL"
+	label="$arch-$(impl_variant "$IMPL")"
 	[ "$DEBUG" = 1 ] && label="$label-debug"
 	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
 	gdir="$BUILD/guest/$arch${TAG:+-$TAG}"

@@ -25,6 +25,12 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
+/*
+ * The clock of one context and the totals of one event.  The new core's
+ * include/linux/perf_event.h defines them (they live in its structures);
+ * until it replaces upstream's, the KUnit tests get them from here.
+ */
+#ifndef PERF_TIME_TYPES_DEFINED
 /* The clock of one context; times are perf_clock() nanoseconds. */
 struct perf_time_clock {
 	u64	time;		/* accumulated active time at @stamp */
@@ -39,6 +45,7 @@ struct perf_time_totals {
 	u64	running;
 	u64	tstamp;		/* context time of the last update */
 };
+#endif
 
 static inline void __perf_time_clock_set(struct perf_time_clock *c, u64 now)
 {

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Core-private structures and the interfaces between the files of the
+ * perf_events core (Documentation/perf_events/core-design.rst).
+ *
+ * Objects:
+ *   struct perf_event_context   one per task (task->perf_event_ctxp) and one
+ *                               per CPU (perf_cpu_context.ctx)
+ *   struct perf_ctx_pmu         the per-PMU part of a context: its group lists
+ *   struct perf_cpu_pmu         per PMU and CPU (pmu->cpu_pmu): what is
+ *                               scheduled on that PMU there, multiplexing
+ *
+ * Lock order (outermost first): pmus_lock; task->perf_event_mutex;
+ * event->child_mutex of a parent, then ctx->mutex (parent ctx before child
+ * ctx); event->mmap_mutex; ctx->lock of the CPU context, then ctx->lock of
+ * the task context (raw spinlocks, IRQs off).
+ *
+ * ctx->mutex serialises every change made from process context; ctx->lock
+ * protects what the scheduler path and IPIs touch too (event state, group
+ * lists, times, is_active).  Changing a list needs both.
+ */
+#ifndef _KERNEL_EVENTS_INTERNAL_H
+#define _KERNEL_EVENTS_INTERNAL_H
+
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/perf_event.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+
+#include "event_time.h"
+
+/* A task whose context is gone (exit): ctx->task is set to this. */
+#define TASK_TOMBSTONE ((void *)-1L)
+
+/* ctx->is_active bits */
+#define EVENT_FLEXIBLE	0x1
+#define EVENT_PINNED	0x2
+#define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
+
+/*
+ * The per-PMU part of one context.  Created by perf_ctx_pmu_get() when the
+ * first group of a PMU arrives (ctx->mutex held), freed by
+ * perf_ctx_pmu_put() with the last one.  A group lives in the part of its
+ * leader's PMU, except that a software leader with a hardware sibling puts
+ * the group in the part of the hardware PMU (it is scheduled with it).
+ */
+struct perf_ctx_pmu {
+	struct list_head		node;		/* in ctx->pmu_ctx_list */
+	struct perf_event_context	*ctx;
+	struct pmu			*pmu;
+	struct list_head		pinned;		/* leaders, event->group_entry */
+	struct list_head		flexible;	/* leaders, event->group_entry */
+	struct list_head		active;		/* leaders on the PMU, event->active_list */
+	int				nr_groups;	/* leaders in pinned + flexible */
+	int				nr_active;	/* leaders in active */
+	bool				rotate_necessary; /* a flexible group did not fit */
+	bool				scheduled;	/* this part is scheduled in */
+};
+
+/*
+ * Per PMU and CPU (pmu->cpu_pmu).  Touched only on its CPU with IRQs off,
+ * or under the CPU context's lock.
+ */
+struct perf_cpu_pmu {
+	struct pmu			*pmu;
+	int				cpu;
+	struct perf_ctx_pmu		*cpu_part;	/* of the CPU context, or NULL */
+	struct perf_ctx_pmu		*task_part;	/* of the scheduled task context */
+	int				exclusive;	/* an exclusive group is on */
+	int				sched_cb_usage;	/* perf_sched_cb_inc() users */
+	struct list_head		sched_cb_entry;	/* on this CPU's sched_cb list */
+	/* multiplexing (rotation.c) */
+	raw_spinlock_t			timer_lock;
+	struct hrtimer			timer;
+	ktime_t				interval;
+	bool				timer_active;
+};
+
+DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
+
+/* Function run on the CPU that owns @ctx, with cpuctx and ctx locked. */
+typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx, void *data);
+
+/* ---- context.c: context lifetime, locking, cross-CPU calls ---------- */
+struct perf_event_context *perf_ctx_alloc(struct task_struct *task);
+void perf_ctx_get(struct perf_event_context *ctx);
+void perf_ctx_put(struct perf_event_context *ctx);
+/*
+ * The context an event for (@task, @cpu) goes into, with a reference:
+ * @task's (created on first use) or CPU @cpu's.  ERR_PTR on failure.
+ */
+struct perf_event_context *perf_find_get_context(struct task_struct *task, int cpu);
+/*
+ * Lock @ctx->mutex of the event's context, coping with the event moving
+ * (inheritance never moves events; kept for migrate_context).
+ */
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
+void perf_event_ctx_unlock(struct perf_event *event, struct perf_event_context *ctx);
+/* The per-PMU part of @ctx for @pmu, created if missing (ctx->mutex held). */
+struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu *pmu);
+/* Free @cpmu if it holds no group any more (ctx->mutex and ctx->lock held). */
+void perf_ctx_pmu_put(struct perf_ctx_pmu *cpmu);
+/*
+ * Run @func for @event on the CPU that owns its context (IPI), or locally
+ * with ctx->lock held when a task context is not scheduled anywhere.
+ * ctx->mutex held by the caller (or the event not yet visible).
+ */
+void event_function_call(struct perf_event *event, event_f func, void *data);
+/* Same, but only from the CPU that owns the context, IRQs off. */
+void event_function_local(struct perf_event *event, event_f func, void *data);
+/* Lock cpuctx->ctx.lock then ctx->lock (if ctx is not the CPU context). */
+void perf_ctx_lock(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
+void perf_ctx_unlock(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
+/* Run @func(info) on the CPU @task runs on, if it runs; -ESRCH/-EAGAIN. */
+int perf_task_function_call(struct task_struct *task, remote_function_f func, void *info);
+int perf_cpu_function_call(int cpu, remote_function_f func, void *info);
+/* Initialise every possible CPU's perf_cpu_ctx (boot, from perf_event_init). */
+void perf_contexts_init(void);
+
+/* ---- group_sched.c: scheduling groups in and out -------------------- */
+/* Context time now (ctx->lock held), bringing the clock up to date. */
+void perf_ctx_update_time(struct perf_event_context *ctx);
+/* Bring event's enabled/running totals up to date (ctx->lock held). */
+void perf_event_update_time(struct perf_event *event);
+void perf_event_set_state(struct perf_event *event, enum perf_event_state state);
+/* Add @event (not yet in any list) to @ctx and schedule it if it can run. */
+void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu);
+
+#define DETACH_GROUP	0x01UL	/* break the group: siblings become leaders */
+#define DETACH_EXIT	0x02UL	/* the task exits: state EXIT */
+#define DETACH_DEAD	0x04UL	/* the event is being freed: state DEAD */
+/* Unschedule @event and take it out of its context (ctx->mutex held). */
+void perf_remove_from_context(struct perf_event *event, unsigned long flags);
+/* ctx->mutex held variants of perf_event_enable/disable. */
+void _perf_event_enable(struct perf_event *event);
+void _perf_event_disable(struct perf_event *event);
+/*
+ * Bring @event's count up to date (IPI to its CPU when active elsewhere);
+ * with @group the whole group of which @event is the leader.
+ */
+int perf_event_read(struct perf_event *event, bool group);
+/* Count of @event and all its children, with times; ctx->mutex held. */
+u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running);
+/*
+ * Reschedule the flexible groups of @pmu on this CPU (pinned first), after
+ * a change of what may run (cpuctx and ctx locked, ctx may be NULL).
+ */
+void perf_ctx_resched(struct perf_cpu_context *cpuctx, struct perf_event_context *task_ctx,
+		      struct pmu *pmu);
+/* Schedule a whole context in or out on this CPU (cpuctx locked). */
+void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
+void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
+/* Rotation (rotation.c): move the first flexible group of each list to its tail. */
+void perf_cpmu_rotate(struct perf_cpu_pmu *cp);
+/* Run the sched_task callbacks of PMUs that asked for them (context switch). */
+void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in);
+
+static inline u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+static inline u64 perf_event_count(struct perf_event *event)
+{
+	return local64_read(&event->count) + atomic64_read(&event->child_count);
+}
+
+static inline bool perf_event_is_leader(struct perf_event *event)
+{
+	return event->group_leader == event;
+}
+
+/* ---- rotation.c ------------------------------------------------------ */
+/* Start the multiplexing timer of @cp if it is not running (IRQs off). */
+void perf_cpu_pmu_start_timer(struct perf_cpu_pmu *cp);
+void perf_cpu_pmu_init(struct perf_cpu_pmu *cp, struct pmu *pmu, int cpu);
+void perf_cpu_pmu_set_interval(struct pmu *pmu, int ms);
+
+/* ---- pmu_registry.c --------------------------------------------------- */
+extern struct srcu_struct pmus_srcu;
+extern struct mutex pmus_lock;
+extern struct list_head pmus;		/* all PMUs, RCU/SRCU list */
+/* Find the PMU for @event->attr and initialise the event with it. */
+int perf_init_event(struct perf_event *event);
+/* The registered PMU whose task_ctx_nr is perf_hw_context, or NULL. */
+struct pmu *perf_hw_context_pmu(void);
+int perf_pmu_sysfs_init(void);
+/*
+ * perf_event_init() (boot) lives in pmu_registry.c: it calls
+ * perf_contexts_init(), perf_sw_pmus_init(), perf_tp_pmus_init(),
+ * perf_output_init() and perf_hotplug_init().
+ */
+
+/* ---- event_alloc.c ----------------------------------------------------- */
+/* Copy and check perf_event_attr from user space (the errno rules of 6.1). */
+int perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_attr *attr);
+/*
+ * Allocate and initialise an event (not yet in a context).  @task is the
+ * target task or NULL, @cpu the CPU or -1, @group_leader NULL for a
+ * leader, @parent_event set for an inherited child.
+ */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    struct perf_event *parent_event,
+				    perf_overflow_handler_t overflow_handler,
+				    void *context, int cgroup_fd);
+/* Free an event that was never installed, or after it left its context. */
+void perf_free_event(struct perf_event *event);
+void perf_event_get(struct perf_event *event);
+/* Drop a reference; the last one frees (ctx->mutex not held). */
+void perf_event_put(struct perf_event *event);
+/* Release an event owned by a file or by the kernel: remove, free children. */
+int perf_event_release(struct perf_event *event);
+/* Size of a read() for @event's read_format and group; header/id sizes. */
+void perf_event__header_size(struct perf_event *event);
+void perf_event__id_header_size(struct perf_event *event);
+bool perf_event_validate_size(struct perf_event *event);
+/* Accounting of events that need the scheduler hooks (perf_sched_events). */
+void perf_sched_events_inc(void);
+void perf_sched_events_dec(void);
+
+/* ---- syscall.c: perf_event_open(2) and the event file ----------------- */
+extern const struct file_operations perf_fops;
+/* The event of an event file, or NULL if @file is not one. */
+static inline struct perf_event *perf_file_event(struct file *file)
+{
+	extern const struct file_operations perf_fops;
+
+	return file && file->f_op == &perf_fops ? file->private_data : NULL;
+}
+/* Read values in @event's read_format into @buf (ctx->mutex held). */
+ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t count);
+/* Wake pollers and fasync of @event (may be called with IRQs off). */
+void perf_event_wakeup(struct perf_event *event);
+
+/* ---- ioctl.c ------------------------------------------------------------ */
+long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* ---- inherit.c --------------------------------------------------------- */
+/* Fold a child's count and times into its parent; child leaves its ctx. */
+void perf_event_fold_child(struct perf_event *child);
+
+/* ---- sw_events.c ------------------------------------------------------- */
+int perf_swevent_init_cpu(unsigned int cpu);
+void perf_swevent_exit_cpu(unsigned int cpu);
+void perf_sw_pmus_init(void);
+/* Count +@nr on @event and report any overflow (IRQs off). */
+void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_data *data,
+			struct pt_regs *regs);
+
+/* ---- tp_events.c -------------------------------------------------------- */
+void perf_tp_pmus_init(void);
+int perf_event_set_filter(struct perf_event *event, void __user *arg);
+void perf_event_free_filter(struct perf_event *event);
+int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog, u64 bpf_cookie);
+void perf_event_free_bpf_prog(struct perf_event *event);
+
+/* ---- output_stub.c (part 2: ring buffer, records, sampling) ------------- */
+void perf_output_init(void);
+
+/* ---- hotplug.c ---------------------------------------------------------- */
+void perf_hotplug_init(void);
+
+/* ---- sysctl.c ----------------------------------------------------------- */
+extern int sysctl_perf_event_paranoid;
+extern int sysctl_perf_event_mlock;
+extern int sysctl_perf_event_sample_rate;
+extern int sysctl_perf_cpu_time_max_percent;
+extern int perf_sample_period_ns;
+/* Is @task's memory and identity visible to the caller (PTRACE_MODE_READ)? */
+bool perf_check_task_access(struct task_struct *task);
+
+#endif /* _KERNEL_EVENTS_INTERNAL_H */
