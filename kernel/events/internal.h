@@ -11,9 +11,10 @@
  *                               scheduled on that PMU there, multiplexing
  *
  * Lock order (outermost first): pmus_lock; task->perf_event_mutex;
- * event->child_mutex of a parent, then ctx->mutex (parent ctx before child
- * ctx); event->mmap_mutex; ctx->lock of the CPU context, then ctx->lock of
- * the task context (raw spinlocks, IRQs off).
+ * ctx->mutex of a parent event's context, then the parent's
+ * event->child_mutex, then a child's ctx->mutex (mutex_lock_nested(...,
+ * SINGLE_DEPTH_NESTING)); event->mmap_mutex; ctx->lock of the CPU context,
+ * then ctx->lock of the task context (raw spinlocks, IRQs off).
  *
  * ctx->mutex serialises every change made from process context; ctx->lock
  * protects what the scheduler path and IPIs touch too (event state, group
@@ -27,6 +28,7 @@
 #include <linux/perf_event.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 
 #include "event_time.h"
@@ -80,7 +82,14 @@ struct perf_cpu_pmu {
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
-/* Function run on the CPU that owns @ctx, with cpuctx and ctx locked. */
+/* A function run on another CPU by perf_{task,cpu}_function_call(). */
+typedef int (*remote_function_f)(void *info);
+
+/*
+ * Function run on the CPU that owns @ctx, with cpuctx and ctx locked; or,
+ * when the context is not scheduled in anywhere, locally with only
+ * ctx->lock held and @cpuctx NULL.
+ */
 typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuctx,
 			struct perf_event_context *ctx, void *data);
 
@@ -103,6 +112,8 @@ void perf_event_ctx_unlock(struct perf_event *event, struct perf_event_context *
 struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu *pmu);
 /* Free @cpmu if it holds no group any more (ctx->mutex and ctx->lock held). */
 void perf_ctx_pmu_put(struct perf_ctx_pmu *cpmu);
+/* Unlink an empty @cpmu from its context (ctx->lock held, on its CPU). */
+void perf_ctx_pmu_unlink_locked(struct perf_ctx_pmu *cpmu);
 /*
  * Run @func for @event on the CPU that owns its context (IPI), or locally
  * with ctx->lock held when a task context is not scheduled anywhere.
@@ -210,7 +221,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    void *context, int cgroup_fd);
 /* Free an event that was never installed, or after it left its context. */
 void perf_free_event(struct perf_event *event);
-void perf_event_get(struct perf_event *event);
+void perf_event_ref(struct perf_event *event);
 /* Drop a reference; the last one frees (ctx->mutex not held). */
 void perf_event_put(struct perf_event *event);
 /* Release an event owned by a file or by the kernel: remove, free children. */

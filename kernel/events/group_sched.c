@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Group scheduling: putting groups on their PMU and taking them off, time
+ * accounting of events and contexts, installing and removing events,
+ * enable/disable, reading counts, and the context-switch hooks.
+ *
+ * Policy, per PMU and CPU: CPU-context pinned groups, task-context pinned,
+ * CPU-context flexible, task-context flexible, each list in order.  A group
+ * goes on as a transaction: all members or none.  A pinned group that does
+ * not fit goes to ERROR; the first flexible group that does not fit stops
+ * flexible scheduling of that list and asks for rotation (rotation.c).
+ * An exclusive group runs only alone on its PMU.
+ *
+ * Locking: everything that touches a scheduled context runs on its CPU with
+ * IRQs off and cpuctx->ctx.lock (then the task context's lock) held;
+ * everything that changes lists also holds ctx->mutex (install, remove).
+ * Functions taking a cpuctx accept NULL for "context not scheduled in".
+ */
+#include <linux/irq_work.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+/* ---- time ---------------------------------------------------------- */
+
+void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	perf_time_clock_update(&ctx->clock, perf_clock());
+}
+
+void perf_event_update_time(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	perf_time_update(&event->times, event->state, ctx->clock.time);
+}
+
+void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
+{
+	if (event->state == state)
+		return;
+	perf_event_update_time(event);
+	WRITE_ONCE(event->state, state);
+}
+
+static void perf_group_update_time(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	perf_event_update_time(leader);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
+		perf_event_update_time(sibling);
+}
+
+/* ---- one event on and off its PMU -------------------------------------- */
+
+static int event_sched_in(struct perf_event *event, struct perf_event_context *ctx)
+{
+	if (event->state != PERF_EVENT_STATE_INACTIVE)
+		return 0;
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return 0;
+
+	WRITE_ONCE(event->oncpu, smp_processor_id());
+	/* oncpu before ACTIVE: readers that see ACTIVE find the CPU */
+	smp_wmb();
+	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	if (event->pmu->add(event, PERF_EF_START)) {
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		WRITE_ONCE(event->oncpu, -1);
+		return -EAGAIN;
+	}
+	ctx->nr_active++;
+	if (event->attr.freq && event->attr.sample_freq)
+		ctx->nr_freq++;
+	return 0;
+}
+
+static void event_sched_out(struct perf_event *event, struct perf_event_context *ctx)
+{
+	enum perf_event_state state = PERF_EVENT_STATE_INACTIVE;
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	event->pmu->del(event, 0);
+	WRITE_ONCE(event->oncpu, -1);
+	if (event->pending_disable) {
+		event->pending_disable = 0;
+		state = PERF_EVENT_STATE_OFF;
+	}
+	perf_event_set_state(event, state);
+	ctx->nr_active--;
+	if (event->attr.freq && event->attr.sample_freq)
+		ctx->nr_freq--;
+}
+
+/* ---- groups ------------------------------------------------------------ */
+
+static bool group_can_go_on(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
+			    struct perf_cpu_pmu *cp)
+{
+	if (leader->group_caps & PERF_EV_CAP_SOFTWARE)
+		return true;
+	if (cp->exclusive)
+		return false;
+	if (leader->attr.exclusive) {
+		if ((cp->cpu_part && cp->cpu_part->nr_active) ||
+		    (cp->task_part && cp->task_part->nr_active))
+			return false;
+	}
+	return true;
+}
+
+static void group_sched_out(struct perf_event *leader, struct perf_ctx_pmu *cpmu)
+{
+	struct perf_event_context *ctx = cpmu->ctx;
+	struct perf_event *sibling;
+
+	if (list_empty(&leader->active_list))
+		return;
+	perf_pmu_disable(cpmu->pmu);
+	event_sched_out(leader, ctx);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
+		event_sched_out(sibling, ctx);
+	perf_pmu_enable(cpmu->pmu);
+	list_del_init(&leader->active_list);
+	cpmu->nr_active--;
+	if (leader->attr.exclusive && !(leader->group_caps & PERF_EV_CAP_SOFTWARE))
+		this_cpu_ptr(cpmu->pmu->cpu_pmu)->exclusive = 0;
+}
+
+static int group_sched_in(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
+			  struct perf_cpu_pmu *cp)
+{
+	struct perf_event_context *ctx = cpmu->ctx;
+	struct pmu *pmu = cpmu->pmu;
+	struct perf_event *sibling, *failed = NULL;
+
+	if (leader->state != PERF_EVENT_STATE_INACTIVE)
+		return 0;
+	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
+		return 0;
+	if (!group_can_go_on(leader, cpmu, cp))
+		return -EAGAIN;
+
+	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
+	if (event_sched_in(leader, ctx)) {
+		pmu->cancel_txn(pmu);
+		return -EAGAIN;
+	}
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+		if (event_sched_in(sibling, ctx)) {
+			failed = sibling;
+			break;
+		}
+	}
+	if (!failed && !pmu->commit_txn(pmu)) {
+		list_add_tail(&leader->active_list, &cpmu->active);
+		cpmu->nr_active++;
+		if (leader->attr.exclusive && !(leader->group_caps & PERF_EV_CAP_SOFTWARE))
+			cp->exclusive = 1;
+		return 0;
+	}
+
+	/* undo: the members that went on come off, with no time accrued */
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+		if (sibling == failed)
+			break;
+		event_sched_out(sibling, ctx);
+	}
+	event_sched_out(leader, ctx);
+	pmu->cancel_txn(pmu);
+	return -EAGAIN;
+}
+
+/* Schedule the pinned or flexible groups of one part in, on this CPU. */
+static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bool pinned)
+{
+	struct perf_event *leader;
+
+	if (!cpmu || !cpmu->ctx->is_active)
+		return;
+	if (pinned) {
+		list_for_each_entry(leader, &cpmu->pinned, group_entry) {
+			if (group_sched_in(leader, cpmu, cp))
+				perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+		}
+		return;
+	}
+	list_for_each_entry(leader, &cpmu->flexible, group_entry) {
+		if (group_sched_in(leader, cpmu, cp)) {
+			cpmu->rotate_necessary = true;
+			perf_cpu_pmu_start_timer(cp);
+			break;
+		}
+	}
+}
+
+static void cpmu_sched_out(struct perf_ctx_pmu *cpmu, bool flexible_only)
+{
+	struct perf_event *leader, *tmp;
+
+	if (!cpmu)
+		return;
+	perf_pmu_disable(cpmu->pmu);
+	list_for_each_entry_safe(leader, tmp, &cpmu->active, active_list) {
+		if (flexible_only && leader->attr.pinned)
+			continue;
+		group_sched_out(leader, cpmu);
+	}
+	perf_pmu_enable(cpmu->pmu);
+}
+
+/* Everything of one PMU on this CPU, in priority order. */
+static void pmu_sched_in(struct perf_cpu_pmu *cp)
+{
+	cpmu_sched_in(cp->cpu_part, cp, true);
+	cpmu_sched_in(cp->task_part, cp, true);
+	cpmu_sched_in(cp->cpu_part, cp, false);
+	cpmu_sched_in(cp->task_part, cp, false);
+}
+
+/* Take the flexible groups of one PMU off this CPU and reschedule all. */
+static void pmu_resched(struct perf_cpu_pmu *cp)
+{
+	perf_pmu_disable(cp->pmu);
+	cpmu_sched_out(cp->task_part, true);
+	cpmu_sched_out(cp->cpu_part, true);
+	if (cp->cpu_part)
+		cp->cpu_part->rotate_necessary = false;
+	if (cp->task_part)
+		cp->task_part->rotate_necessary = false;
+	pmu_sched_in(cp);
+	perf_pmu_enable(cp->pmu);
+}
+
+void perf_ctx_resched(struct perf_cpu_context *cpuctx, struct perf_event_context *task_ctx,
+		      struct pmu *pmu)
+{
+	pmu_resched(this_cpu_ptr(pmu->cpu_pmu));
+}
+
+void perf_pmu_resched(struct pmu *pmu)
+{
+	struct perf_cpu_context *cpuctx;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
+	pmu_resched(this_cpu_ptr(pmu->cpu_pmu));
+	perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
+	local_irq_restore(flags);
+}
+
+void perf_cpmu_rotate(struct perf_cpu_pmu *cp)
+{
+	struct perf_ctx_pmu *parts[2] = { cp->cpu_part, cp->task_part };
+	int i;
+
+	perf_pmu_disable(cp->pmu);
+	for (i = 0; i < 2; i++) {
+		struct perf_ctx_pmu *cpmu = parts[i];
+		struct perf_event *leader;
+
+		if (!cpmu || !cpmu->rotate_necessary)
+			continue;
+		cpmu_sched_out(cpmu, true);
+		/* the first group that may run here goes to the tail */
+		list_for_each_entry(leader, &cpmu->flexible, group_entry) {
+			if (leader->cpu == -1 || leader->cpu == smp_processor_id()) {
+				list_move_tail(&leader->group_entry, &cpmu->flexible);
+				break;
+			}
+		}
+	}
+	pmu_resched(cp);
+	perf_pmu_enable(cp->pmu);
+}
+
+/* ---- whole contexts ---------------------------------------------------- */
+
+void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
+{
+	struct perf_ctx_pmu *cpmu;
+
+	if (ctx->is_active)
+		return;
+	perf_time_clock_start(&ctx->clock, perf_clock());
+	ctx->is_active = EVENT_ALL;
+	if (ctx->task) {
+		cpuctx->task_ctx = ctx;
+		list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+			struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
+
+			cp->task_part = cpmu;
+			cpmu->scheduled = true;
+			/*
+			 * Pinned task groups come before flexible CPU ones:
+			 * flip the CPU's flexible groups only when needed.
+			 */
+			if (!list_empty(&cpmu->pinned) && cp->cpu_part &&
+			    cp->cpu_part->nr_active) {
+				pmu_resched(cp);
+			} else {
+				cpmu_sched_in(cpmu, cp, true);
+				cpmu_sched_in(cpmu, cp, false);
+			}
+		}
+		return;
+	}
+	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
+
+		cpmu->scheduled = true;
+		pmu_sched_in(cp);
+	}
+}
+
+void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
+{
+	struct perf_ctx_pmu *cpmu;
+
+	if (!ctx->is_active)
+		return;
+	perf_ctx_update_time(ctx);
+	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
+
+		cpmu_sched_out(cpmu, false);
+		cpmu->rotate_necessary = false;
+		cpmu->scheduled = false;
+		if (ctx->task && cp->task_part == cpmu)
+			cp->task_part = NULL;
+	}
+	ctx->is_active = 0;
+	perf_time_clock_stop(&ctx->clock, perf_clock());
+	if (ctx->task && cpuctx->task_ctx == ctx)
+		cpuctx->task_ctx = NULL;
+}
+
+/* ---- context switch ------------------------------------------------------ */
+
+void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *next)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx = rcu_dereference_raw(prev->perf_event_ctxp);
+
+	perf_pmu_sched_task(prev, next, false);
+	if (!ctx || cpuctx->task_ctx != ctx)
+		return;
+	perf_ctx_lock(cpuctx, ctx);
+	perf_ctx_sched_out(cpuctx, ctx);
+	perf_ctx_unlock(cpuctx, ctx);
+}
+
+void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx = rcu_dereference_raw(task->perf_event_ctxp);
+
+	if (ctx && READ_ONCE(ctx->nr_events) && READ_ONCE(ctx->task) == task) {
+		perf_ctx_lock(cpuctx, ctx);
+		if (!cpuctx->task_ctx)
+			perf_ctx_sched_in(cpuctx, ctx);
+		perf_ctx_unlock(cpuctx, ctx);
+	}
+	perf_pmu_sched_task(prev, task, true);
+}
+
+/* ---- install and remove -------------------------------------------------- */
+
+static void perf_pending_irq(struct irq_work *work)
+{
+	struct perf_event *event = container_of(work, struct perf_event, pending_irq);
+
+	if (READ_ONCE(event->pending_disable)) {
+		event->pending_disable = 0;
+		perf_event_disable_local(event);
+	}
+	if (event->pending_wakeup) {
+		event->pending_wakeup = 0;
+		perf_event_wakeup(event);
+	}
+}
+
+static struct list_head *group_list(struct perf_ctx_pmu *cpmu, struct perf_event *leader)
+{
+	return leader->attr.pinned ? &cpmu->pinned : &cpmu->flexible;
+}
+
+/* Move a group to another part of the same context (software to hardware). */
+static void group_move(struct perf_event *leader, struct perf_ctx_pmu *to)
+{
+	struct perf_ctx_pmu *from = leader->ctx_pmu;
+	struct perf_event *sibling;
+
+	group_sched_out(leader, from);
+	list_move_tail(&leader->group_entry, group_list(to, leader));
+	from->nr_groups--;
+	to->nr_groups++;
+	leader->ctx_pmu = to;
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
+		sibling->ctx_pmu = to;
+}
+
+static void __perf_install(struct perf_event *event, struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *data)
+{
+	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
+	struct perf_event *leader = event->group_leader;
+
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	perf_time_reset(&event->times, ctx->clock.time);
+	list_add_tail(&event->event_entry, &ctx->event_list);
+	WRITE_ONCE(ctx->nr_events, ctx->nr_events + 1);
+	if (event->attr.inherit_stat)
+		ctx->nr_stat++;
+	ctx->generation++;
+	event->attach_state |= PERF_ATTACH_CONTEXT;
+
+	if (leader == event) {
+		list_add_tail(&event->group_entry, group_list(cpmu, event));
+		cpmu->nr_groups++;
+		event->group_caps = event->event_caps;
+	} else {
+		bool was_on = !list_empty(&leader->active_list);
+
+		if (leader->ctx_pmu != cpmu)
+			group_move(leader, cpmu);
+		else if (was_on)
+			group_sched_out(leader, cpmu);
+		list_add_tail(&event->sibling_list, &leader->sibling_list);
+		leader->nr_siblings++;
+		leader->group_caps &= event->event_caps;
+		leader->group_generation++;
+		event->attach_state |= PERF_ATTACH_GROUP;
+		leader->attach_state |= PERF_ATTACH_GROUP;
+	}
+
+	if (cpuctx && ctx->is_active)
+		pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
+}
+
+void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
+{
+	struct perf_event *leader = event->group_leader;
+	struct pmu *pmu = event->pmu;
+
+	lockdep_assert_held(&ctx->mutex);
+	/* a group goes with its hardware member, if it has one */
+	if (leader != event) {
+		if (is_software_event(event))
+			pmu = leader->ctx_pmu->pmu;
+	}
+	event->ctx = ctx;
+	event->ctx_pmu = perf_ctx_pmu_get(ctx, pmu);
+	if (WARN_ON_ONCE(!event->ctx_pmu))
+		return;
+	init_irq_work(&event->pending_irq, perf_pending_irq);
+	event_function_call(event, __perf_install, NULL);
+}
+
+static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpuctx,
+			  struct perf_event_context *ctx, void *data)
+{
+	unsigned long flags = (unsigned long)data;
+	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
+	struct perf_event *leader = event->group_leader;
+	enum perf_event_state state = PERF_EVENT_STATE_OFF;
+	struct perf_event *sibling, *tmp;
+	bool resched = false;
+
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	if (leader == event) {
+		if (!list_empty(&event->active_list)) {
+			group_sched_out(event, cpmu);
+			resched = true;
+		}
+	} else {
+		event_sched_out(event, ctx);
+	}
+
+	if (flags & DETACH_EXIT)
+		state = PERF_EVENT_STATE_EXIT;
+	if (flags & DETACH_DEAD)
+		state = PERF_EVENT_STATE_DEAD;
+	if (event->state > PERF_EVENT_STATE_OFF || state < PERF_EVENT_STATE_OFF)
+		perf_event_set_state(event, state);
+
+	if (leader == event) {
+		list_del_init(&event->group_entry);
+		cpmu->nr_groups--;
+		if (flags & DETACH_GROUP) {
+			/* the siblings carry on as groups of their own */
+			list_for_each_entry_safe(sibling, tmp, &event->sibling_list, sibling_list) {
+				list_del_init(&sibling->sibling_list);
+				sibling->group_leader = sibling;
+				sibling->group_caps = sibling->event_caps;
+				sibling->attach_state &= ~PERF_ATTACH_GROUP;
+				if (sibling->event_caps & PERF_EV_CAP_SIBLING)
+					perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
+				list_add_tail(&sibling->group_entry, group_list(cpmu, sibling));
+				cpmu->nr_groups++;
+			}
+			event->nr_siblings = 0;
+			event->attach_state &= ~PERF_ATTACH_GROUP;
+		}
+	} else {
+		list_del_init(&event->sibling_list);
+		leader->nr_siblings--;
+		leader->group_generation++;
+		event->group_leader = event;
+		event->attach_state &= ~PERF_ATTACH_GROUP;
+	}
+
+	list_del_init(&event->event_entry);
+	WRITE_ONCE(ctx->nr_events, ctx->nr_events - 1);
+	if (event->attr.inherit_stat)
+		ctx->nr_stat--;
+	ctx->generation++;
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+
+	if (cpuctx && ctx->is_active && (resched || cpmu->rotate_necessary))
+		pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
+	if (!cpmu->nr_groups && list_empty(&cpmu->active))
+		event->ctx_pmu = NULL;	/* freed by the caller */
+	else
+		cpmu = NULL;
+	if (cpmu)
+		perf_ctx_pmu_unlink_locked(cpmu);
+}
+
+void perf_remove_from_context(struct perf_event *event, unsigned long flags)
+{
+	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
+
+	lockdep_assert_held(&event->ctx->mutex);
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	event_function_call(event, __perf_remove, (void *)flags);
+	if (!event->ctx_pmu) {
+		/* __perf_remove unlinked the now empty part */
+		kfree(cpmu);
+	}
+	event->ctx_pmu = NULL;
+}
+
+/* ---- enable and disable --------------------------------------------------- */
+
+static void __perf_enable(struct perf_event *event, struct perf_cpu_context *cpuctx,
+			  struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state <= PERF_EVENT_STATE_EXIT)
+		return;
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	if (!cpuctx || !ctx->is_active)
+		return;
+	/* a sibling of a group that is off does not run on its own */
+	if (leader != event && leader->state != PERF_EVENT_STATE_ACTIVE &&
+	    leader->state != PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (leader != event && !list_empty(&leader->active_list))
+		group_sched_out(leader, leader->ctx_pmu);
+	pmu_resched(this_cpu_ptr(leader->ctx_pmu->pmu->cpu_pmu));
+}
+
+void _perf_event_enable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock_irq(&ctx->lock);
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state < PERF_EVENT_STATE_ERROR) {
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+	/* an ERROR event is re-enabled as if it was off */
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		event->state = PERF_EVENT_STATE_OFF;
+	raw_spin_unlock_irq(&ctx->lock);
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	event_function_call(event, __perf_enable, NULL);
+}
+
+void perf_event_enable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
+	_perf_event_enable(event);
+	perf_event_ctx_unlock(event, ctx);
+}
+EXPORT_SYMBOL_GPL(perf_event_enable);
+
+static void __perf_disable(struct perf_event *event, struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *data)
+{
+	if (event->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	if (event == event->group_leader)
+		group_sched_out(event, event->ctx_pmu);
+	else
+		event_sched_out(event, ctx);
+	perf_event_set_state(event, PERF_EVENT_STATE_OFF);
+	if (cpuctx && ctx->is_active && event->ctx_pmu && event->ctx_pmu->rotate_necessary)
+		pmu_resched(this_cpu_ptr(event->ctx_pmu->pmu->cpu_pmu));
+}
+
+void _perf_event_disable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock_irq(&ctx->lock);
+	if (event->state <= PERF_EVENT_STATE_OFF) {
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+	raw_spin_unlock_irq(&ctx->lock);
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	event_function_call(event, __perf_disable, NULL);
+}
+
+void perf_event_disable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
+	_perf_event_disable(event);
+	perf_event_ctx_unlock(event, ctx);
+}
+EXPORT_SYMBOL_GPL(perf_event_disable);
+
+void perf_event_disable_local(struct perf_event *event)
+{
+	event_function_local(event, __perf_disable, NULL);
+}
+
+void perf_event_disable_inatomic(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 1);
+	irq_work_queue(&event->pending_irq);
+}
+
+/* ---- reading --------------------------------------------------------------- */
+
+struct read_args {
+	struct perf_event	*event;
+	bool			group;
+};
+
+static void __perf_event_read(void *info)
+{
+	struct read_args *ra = info;
+	struct perf_event *event = ra->event, *sibling;
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (READ_ONCE(event->oncpu) != smp_processor_id())
+		goto unlock;
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->pmu->read(event);
+	perf_event_update_time(event);
+	if (ra->group) {
+		list_for_each_entry(sibling, &event->sibling_list, sibling_list) {
+			if (sibling->state == PERF_EVENT_STATE_ACTIVE)
+				sibling->pmu->read(sibling);
+			perf_event_update_time(sibling);
+		}
+	}
+unlock:
+	raw_spin_unlock(&ctx->lock);
+}
+
+int perf_event_read(struct perf_event *event, bool group)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct read_args ra = { .event = event, .group = group };
+	unsigned long flags;
+	int cpu;
+
+	for (;;) {
+		if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE) {
+			cpu = READ_ONCE(event->oncpu);
+			if (cpu >= 0 && !smp_call_function_single(cpu, __perf_event_read, &ra, 1))
+				return 0;
+		}
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		if (event->state == PERF_EVENT_STATE_ACTIVE && READ_ONCE(event->oncpu) >= 0) {
+			raw_spin_unlock_irqrestore(&ctx->lock, flags);
+			continue;
+		}
+		if (group)
+			perf_group_update_time(event);
+		else
+			perf_event_update_time(event);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return 0;
+	}
+}
+
+u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running)
+{
+	struct perf_event *child;
+	u64 total;
+
+	perf_event_read(event, false);
+	total = perf_event_count(event);
+	*enabled = event->total_time_enabled +
+		   atomic64_read(&event->child_total_time_enabled);
+	*running = event->total_time_running +
+		   atomic64_read(&event->child_total_time_running);
+
+	mutex_lock(&event->child_mutex);
+	list_for_each_entry(child, &event->child_list, child_list) {
+		perf_event_read(child, false);
+		total += perf_event_count(child);
+		*enabled += child->total_time_enabled;
+		*running += child->total_time_running;
+	}
+	mutex_unlock(&event->child_mutex);
+	return total;
+}
+
+/* ---- sched_task callbacks --------------------------------------------------- */
+
+static DEFINE_PER_CPU(struct list_head, sched_cb_list);
+static DEFINE_PER_CPU(int, sched_cb_inited);
+
+void perf_sched_cb_inc(struct pmu *pmu)
+{
+	struct perf_cpu_pmu *cp;
+
+	if (!pmu || !pmu->cpu_pmu)
+		return;
+	cp = this_cpu_ptr(pmu->cpu_pmu);
+	if (!this_cpu_read(sched_cb_inited)) {
+		INIT_LIST_HEAD(this_cpu_ptr(&sched_cb_list));
+		this_cpu_write(sched_cb_inited, 1);
+	}
+	if (!cp->sched_cb_usage++)
+		list_add(&cp->sched_cb_entry, this_cpu_ptr(&sched_cb_list));
+}
+
+void perf_sched_cb_dec(struct pmu *pmu)
+{
+	struct perf_cpu_pmu *cp;
+
+	if (!pmu || !pmu->cpu_pmu)
+		return;
+	cp = this_cpu_ptr(pmu->cpu_pmu);
+	if (!--cp->sched_cb_usage)
+		list_del(&cp->sched_cb_entry);
+}
+
+void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_cpu_pmu *cp;
+
+	if (!this_cpu_read(sched_cb_inited))
+		return;
+	list_for_each_entry(cp, this_cpu_ptr(&sched_cb_list), sched_cb_entry) {
+		if (!cp->pmu->sched_task)
+			continue;
+		perf_ctx_lock(cpuctx, cpuctx->task_ctx);
+		perf_pmu_disable(cp->pmu);
+		cp->pmu->sched_task(cpuctx->task_ctx, sched_in);
+		perf_pmu_enable(cp->pmu);
+		perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
+	}
+}
+
+/* ---- tick and migration ------------------------------------------------------ */
+
+void perf_event_task_tick(void)
+{
+	/* part 2: unthrottling and frequency adjustment */
+}
+
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
+{
+	/*
+	 * Uncore PMUs move their CPU events when the designated CPU goes
+	 * offline.  No PMU of the testbed configurations does; part 2 adds
+	 * this with the ring buffer (events keep their buffers).
+	 */
+	WARN_ONCE(1, "perf: perf_pmu_migrate_context() is not implemented yet\n");
+}
+EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
