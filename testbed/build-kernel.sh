@@ -26,11 +26,13 @@ fi
 # KTARGET builds (below) may run concurrently: one at a time per variant.
 if [ -n "${KTARGET:-}" ]; then
 	mkdir -p "$BUILD"
-	exec 9>"$BUILD/.ktarget-$impl.lock"
+	exec 9>"$BUILD/.ktarget-$label.lock"
 	flock 9
 fi
 "$TOP/testbed/prepare-base.sh"
-"$TOP/testbed/overlay.sh" "$impl"
+# One overlay of a tree at a time (the arches share it).
+mkdir -p "$BUILD"
+flock "$BUILD/.overlay-$impl.lock" "$TOP/testbed/overlay.sh" "$impl"
 src=$(impl_src "$impl")
 obj=$(obj_dir "$arch" "$impl" "$debug")
 mkdir -p "$obj"

@@ -457,6 +457,9 @@ void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *
 		if (is_software_event(event))
 			pmu = leader->ctx_pmu->pmu;
 	}
+	/* drivers find their PMU as event->ctx->pmu (6.1's layout) */
+	if (!ctx->pmu && event->pmu->task_ctx_nr == perf_hw_context)
+		ctx->pmu = event->pmu;
 	event->ctx = ctx;
 	event->ctx_pmu = perf_ctx_pmu_get(ctx, pmu);
 	if (WARN_ON_ONCE(!event->ctx_pmu))
