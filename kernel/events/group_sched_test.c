@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the scheduling decisions of group_sched.c and rotation.c,
+ * through a fake PMU with two counters and in-kernel CPU counters: pinned
+ * groups that do not fit go to ERROR, flexible groups that do not fit wait
+ * and are rotated in, a group goes on whole or not at all, an exclusive
+ * group runs alone, and disable/enable move events between OFF and the
+ * scheduled states.
+ *
+ * Locking: none of its own; the fake PMU's per-CPU state is touched only
+ * by the core's add/del/txn callbacks, on that CPU with IRQs off.
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+
+#include "internal.h"
+
+#define FAKE_COUNTERS	2
+
+struct fake_pmu_cpu {
+	int	used;		/* counters taken by added events */
+	int	txn_start;	/* used at start_txn, or -1 */
+};
+
+static DEFINE_PER_CPU(struct fake_pmu_cpu, fake_cpu);
+
+static int fake_event_init(struct perf_event *event)
+{
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	return 0;
+}
+
+static int fake_add(struct perf_event *event, int flags)
+{
+	struct fake_pmu_cpu *fc = this_cpu_ptr(&fake_cpu);
+
+	/* inside a transaction the check is deferred to commit */
+	if (fc->txn_start < 0 && fc->used >= FAKE_COUNTERS)
+		return -EAGAIN;
+	fc->used++;
+	return 0;
+}
+
+static void fake_del(struct perf_event *event, int flags)
+{
+	this_cpu_ptr(&fake_cpu)->used--;
+}
+
+static void fake_start(struct perf_event *event, int flags) { }
+static void fake_stop(struct perf_event *event, int flags) { }
+static void fake_read(struct perf_event *event) { }
+
+static void fake_start_txn(struct pmu *pmu, unsigned int flags)
+{
+	this_cpu_ptr(&fake_cpu)->txn_start = this_cpu_ptr(&fake_cpu)->used;
+}
+
+static int fake_commit_txn(struct pmu *pmu)
+{
+	struct fake_pmu_cpu *fc = this_cpu_ptr(&fake_cpu);
+
+	if (fc->used > FAKE_COUNTERS)
+		return -EAGAIN;
+	fc->txn_start = -1;
+	return 0;
+}
+
+static void fake_cancel_txn(struct pmu *pmu)
+{
+	/* the core takes the added members off again with del() */
+	this_cpu_ptr(&fake_cpu)->txn_start = -1;
+}
+
+static struct pmu fake_pmu = {
+	.task_ctx_nr	= perf_invalid_context,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.event_init	= fake_event_init,
+	.add		= fake_add,
+	.del		= fake_del,
+	.start		= fake_start,
+	.stop		= fake_stop,
+	.read		= fake_read,
+	.start_txn	= fake_start_txn,
+	.commit_txn	= fake_commit_txn,
+	.cancel_txn	= fake_cancel_txn,
+};
+
+struct sched_test_ctx {
+	int			cpu;
+	int			nr;
+	struct perf_event	*events[8];
+};
+
+static int sched_test_init(struct kunit *test)
+{
+	struct sched_test_ctx *st;
+	int cpu, err;
+
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&fake_cpu, cpu)->txn_start = -1;
+	err = perf_pmu_register(&fake_pmu, "kunit_fake", -1);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	/* no rotation unless a test asks for it: states stay put */
+	perf_cpu_pmu_set_interval(&fake_pmu, 600000);
+	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->cpu = cpumask_first(cpu_online_mask);
+	test->priv = st;
+	return 0;
+}
+
+static void sched_test_exit(struct kunit *test)
+{
+	struct sched_test_ctx *st = test->priv;
+
+	while (st->nr)
+		perf_event_release_kernel(st->events[--st->nr]);
+	perf_pmu_unregister(&fake_pmu);
+}
+
+/* A leader (@leader NULL) or a sibling, pinned or flexible, enabled. */
+static struct perf_event *open_event(struct kunit *test, bool pinned, bool exclusive,
+				     struct perf_event *leader)
+{
+	struct sched_test_ctx *st = test->priv;
+	struct perf_event_attr attr = {
+		.type		= fake_pmu.type,
+		.size		= sizeof(attr),
+		.pinned		= pinned,
+		.exclusive	= exclusive,
+	};
+	struct perf_event *event;
+
+	if (leader) {
+		struct perf_event_context *ctx = leader->ctx;
+
+		event = perf_event_alloc(&attr, st->cpu, NULL, leader, NULL, NULL, NULL, -1);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+		mutex_lock(&ctx->mutex);
+		perf_ctx_get(ctx);
+		perf_install_in_context(ctx, event, st->cpu);
+		mutex_unlock(&ctx->mutex);
+	} else {
+		event = perf_event_create_kernel_counter(&attr, st->cpu, NULL, NULL, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	}
+	st->events[st->nr++] = event;
+	return event;
+}
+
+static void test_pinned_overflow_goes_to_error(struct kunit *test)
+{
+	struct perf_event *a = open_event(test, true, false, NULL);
+	struct perf_event *b = open_event(test, true, false, NULL);
+	struct perf_event *c = open_event(test, true, false, NULL);
+
+	KUNIT_EXPECT_EQ(test, a->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, b->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, c->state, PERF_EVENT_STATE_ERROR);
+
+	/* a freed counter does not bring an ERROR group back by itself */
+	perf_event_disable(a);
+	KUNIT_EXPECT_EQ(test, a->state, PERF_EVENT_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, c->state, PERF_EVENT_STATE_ERROR);
+	/* re-enabling it does */
+	perf_event_enable(c);
+	KUNIT_EXPECT_EQ(test, c->state, PERF_EVENT_STATE_ACTIVE);
+}
+
+static void test_pinned_before_flexible(struct kunit *test)
+{
+	struct perf_event *f1 = open_event(test, false, false, NULL);
+	struct perf_event *f2 = open_event(test, false, false, NULL);
+	struct perf_event *p;
+
+	KUNIT_EXPECT_EQ(test, f1->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, f2->state, PERF_EVENT_STATE_ACTIVE);
+	/* a pinned group arriving later displaces a flexible one */
+	p = open_event(test, true, false, NULL);
+	KUNIT_EXPECT_EQ(test, p->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, f1->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, f2->state, PERF_EVENT_STATE_INACTIVE);
+}
+
+static void test_group_goes_on_whole(struct kunit *test)
+{
+	struct perf_event *lead = open_event(test, false, false, NULL);
+	struct perf_event *s1, *s2;
+
+	s1 = open_event(test, false, false, lead);
+	KUNIT_EXPECT_EQ(test, lead->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, s1->state, PERF_EVENT_STATE_ACTIVE);
+	/* three members on two counters: none runs */
+	s2 = open_event(test, false, false, lead);
+	KUNIT_EXPECT_EQ(test, lead->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, s1->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, s2->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, lead->cpu)->used, 0);
+}
+
+static void test_flexible_groups_rotate(struct kunit *test)
+{
+	struct perf_event *ev[3];
+	u64 enabled, running;
+	int i;
+
+	perf_cpu_pmu_set_interval(&fake_pmu, 4);
+	for (i = 0; i < 3; i++)
+		ev[i] = open_event(test, false, false, NULL);
+	/* several multiplexing intervals */
+	msleep(100);
+	for (i = 0; i < 3; i++) {
+		perf_event_read_value(ev[i], &enabled, &running);
+		KUNIT_EXPECT_GT(test, running, 0ULL);
+		KUNIT_EXPECT_LT(test, running, enabled);
+	}
+}
+
+static void test_exclusive_runs_alone(struct kunit *test)
+{
+	struct perf_event *x = open_event(test, false, true, NULL);
+	struct perf_event *f = open_event(test, false, false, NULL);
+
+	KUNIT_EXPECT_EQ(test, x->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, f->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, x->cpu)->used, 1);
+}
+
+static void test_disable_enable(struct kunit *test)
+{
+	struct perf_event *e = open_event(test, false, false, NULL);
+	u64 enabled, running, enabled2, running2;
+
+	perf_event_disable(e);
+	KUNIT_EXPECT_EQ(test, e->state, PERF_EVENT_STATE_OFF);
+	perf_event_read_value(e, &enabled, &running);
+	msleep(10);
+	perf_event_read_value(e, &enabled2, &running2);
+	/* no time accrues while off */
+	KUNIT_EXPECT_EQ(test, enabled, enabled2);
+	perf_event_enable(e);
+	KUNIT_EXPECT_EQ(test, e->state, PERF_EVENT_STATE_ACTIVE);
+	msleep(10);
+	perf_event_read_value(e, &enabled2, &running2);
+	KUNIT_EXPECT_GT(test, running2, running);
+}
+
+static struct kunit_case group_sched_cases[] = {
+	KUNIT_CASE(test_pinned_overflow_goes_to_error),
+	KUNIT_CASE(test_pinned_before_flexible),
+	KUNIT_CASE(test_group_goes_on_whole),
+	KUNIT_CASE(test_flexible_groups_rotate),
+	KUNIT_CASE(test_exclusive_runs_alone),
+	KUNIT_CASE(test_disable_enable),
+	{}
+};
+
+static struct kunit_suite group_sched_suite = {
+	.name		= "perf_group_sched",
+	.init		= sched_test_init,
+	.exit		= sched_test_exit,
+	.test_cases	= group_sched_cases,
+};
+kunit_test_suite(group_sched_suite);
+
+MODULE_LICENSE("GPL");
