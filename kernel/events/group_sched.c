@@ -802,6 +802,6 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 	 * offline.  No PMU of the testbed configurations does; part 2 adds
 	 * this with the ring buffer (events keep their buffers).
 	 */
-	WARN_ONCE(1, "perf: perf_pmu_migrate_context() is not implemented yet\n");
+	WARN_ONCE(1, "perf: %s() is not implemented yet\n", __func__);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);

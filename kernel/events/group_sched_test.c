@@ -238,13 +238,13 @@ static void test_disable_enable(struct kunit *test)
 	perf_event_disable(e);
 	KUNIT_EXPECT_EQ(test, e->state, PERF_EVENT_STATE_OFF);
 	perf_event_read_value(e, &enabled, &running);
-	msleep(10);
+	msleep(20);
 	perf_event_read_value(e, &enabled2, &running2);
 	/* no time accrues while off */
 	KUNIT_EXPECT_EQ(test, enabled, enabled2);
 	perf_event_enable(e);
 	KUNIT_EXPECT_EQ(test, e->state, PERF_EVENT_STATE_ACTIVE);
-	msleep(10);
+	msleep(20);
 	perf_event_read_value(e, &enabled2, &running2);
 	KUNIT_EXPECT_GT(test, running2, running);
 }
@@ -265,6 +265,7 @@ static struct kunit_suite group_sched_suite = {
 	.exit		= sched_test_exit,
 	.test_cases	= group_sched_cases,
 };
+
 kunit_test_suite(group_sched_suite);
 
 MODULE_LICENSE("GPL");

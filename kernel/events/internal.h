@@ -243,6 +243,7 @@ static inline struct perf_event *perf_file_event(struct file *file)
 
 	return file && file->f_op == &perf_fops ? file->private_data : NULL;
 }
+
 /* Read values in @event's read_format into @buf (ctx->mutex held). */
 ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t count);
 /* Wake pollers and fasync of @event (may be called with IRQs off). */
