@@ -722,13 +722,13 @@ u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *ru
 	u64 total;
 
 	perf_event_read(event, false);
+	/* folded and live children under one lock: a fold is seen once */
+	mutex_lock(&event->child_mutex);
 	total = perf_event_count(event);
 	*enabled = event->total_time_enabled +
 		   atomic64_read(&event->child_total_time_enabled);
 	*running = event->total_time_running +
 		   atomic64_read(&event->child_total_time_running);
-
-	mutex_lock(&event->child_mutex);
 	list_for_each_entry(child, &event->child_list, child_list) {
 		perf_event_read(child, false);
 		total += perf_event_count(child);

@@ -252,9 +252,20 @@ void perf_event_wakeup(struct perf_event *event);
 /* ---- ioctl.c ------------------------------------------------------------ */
 long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+/*
+ * Redirect @event's output to @output's buffer (NULL: detach); the checks
+ * of SET_OUTPUT and PERF_FLAG_FD_OUTPUT.  Part 1: no buffers, so any target
+ * is EINVAL once the checks pass.
+ */
+int perf_event_set_output(struct perf_event *event, struct perf_event *output);
 
 /* ---- inherit.c --------------------------------------------------------- */
-/* Fold a child's count and times into its parent; child leaves its ctx. */
+/*
+ * Fold a child's count and times into its parent; child leaves its ctx
+ * and its parent's child_list (unless the parent's release unlinked it
+ * first).  No ctx->mutex or child_mutex held; drops the caller's
+ * reference on @child.
+ */
 void perf_event_fold_child(struct perf_event *child);
 
 /* ---- sw_events.c ------------------------------------------------------- */

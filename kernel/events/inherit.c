@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Inheritance of events across fork, and the end of a task's context.
+ *
+ * Owns: perf_event_init_task() (fork: clone the parent's inheritable
+ * groups into a new child context), perf_event_exit_task() (the task's
+ * context goes away: non-inherited events stay readable in state EXIT,
+ * inherited children fold into their parents), perf_event_free_task() (a
+ * fork that failed), perf_event_delayed_put() and perf_event_fold_child().
+ *
+ * Locking: fork holds the forking task's ctx->mutex while it walks the
+ * groups, and takes the private child context's mutex (nested) only
+ * around each install.  A child is linked on its top-level parent's
+ * child_list under that parent's child_mutex, after it is installed, and
+ * never while holding the child context's mutex; when that parent is not
+ * in the forking context (a grandchild), only after the forking ctx->mutex
+ * is dropped too, since the parent's release may hold its child_mutex
+ * while it waits for the forking context's mutex.  Whoever unlinks a child
+ * from child_list under child_mutex owns the reference the link held
+ * (this side here, perf_event_release() on the parent side).  Exit removes
+ * the events under ctx->mutex, then drops it before taking any parent's
+ * child_mutex to fold, so child_mutex is never taken inside a child's
+ * ctx->mutex.  The exiting task's context is scheduled out, marked
+ * TASK_TOMBSTONE and unpublished in one IRQs-off section under ctx->lock.
+ */
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+/* ---- exit ------------------------------------------------------------- */
+
+/*
+ * @child has left (or leaves here) its context: add its final count and
+ * times to its parent and unlink it.  Called without any ctx->mutex or
+ * child_mutex held, with a reference on @child that is dropped here.
+ */
+void perf_event_fold_child(struct perf_event *child)
+{
+	struct perf_event *parent = child->parent;
+	struct perf_event_context *ctx;
+	bool linked;
+
+	ctx = perf_event_ctx_lock(child);
+	perf_remove_from_context(child, DETACH_GROUP | DETACH_EXIT);
+	perf_event_ctx_unlock(child, ctx);
+
+	if (WARN_ON_ONCE(!parent)) {
+		perf_event_put(child);
+		return;
+	}
+
+	mutex_lock(&parent->child_mutex);
+	linked = !list_empty(&child->child_list);
+	if (linked) {
+		atomic64_add(perf_event_count(child), &parent->child_count);
+		atomic64_add(child->total_time_enabled, &parent->child_total_time_enabled);
+		atomic64_add(child->total_time_running, &parent->child_total_time_running);
+		list_del_init(&child->child_list);
+	}
+	mutex_unlock(&parent->child_mutex);
+
+	if (linked) {
+		/* the last child gone may be what a poller of the parent waits for */
+		perf_event_wakeup(parent);
+		perf_event_put(child);		/* the child_list link's reference */
+	}
+	perf_event_put(child);			/* the caller's */
+}
+
+/*
+ * Take every event out of @ctx (ctx->mutex held, the context already
+ * unscheduled and tombstoned).  Non-inherited events stay in state EXIT
+ * with their final values, keeping event->ctx for read(); inherited ones
+ * are queued on @fold, with a reference, for perf_event_fold_child().
+ */
+static void perf_ctx_detach_events(struct perf_event_context *ctx, struct list_head *fold)
+{
+	struct perf_event *event, *tmp;
+
+	lockdep_assert_held(&ctx->mutex);
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		if (event->parent) {
+			perf_event_ref(event);
+			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
+			list_add_tail(&event->migrate_entry, fold);
+		} else {
+			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
+			perf_event_wakeup(event);
+		}
+	}
+}
+
+static void perf_fold_list(struct list_head *fold)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, fold, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		perf_event_fold_child(event);
+	}
+}
+
+/*
+ * Detach @task's context: schedule it out if it runs here, mark it
+ * TASK_TOMBSTONE, unpublish it, then empty it.  Drops the task's
+ * reference; the context lives on while removed events point to it.
+ */
+static void perf_task_ctx_detach(struct task_struct *task)
+{
+	struct perf_event_context *ctx, *clone;
+	struct perf_cpu_context *cpuctx;
+	LIST_HEAD(fold);
+
+	/* only the task itself (exit, exec) or a failed fork gets here */
+	ctx = rcu_dereference_protected(task->perf_event_ctxp, 1);
+	if (!ctx)
+		return;
+
+	mutex_lock(&ctx->mutex);
+	local_irq_disable();
+	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	perf_ctx_lock(cpuctx, ctx);
+	if (cpuctx->task_ctx == ctx)
+		perf_ctx_sched_out(cpuctx, ctx);
+	WARN_ON_ONCE(ctx->is_active);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	/* a dead context is nobody's clone any more */
+	clone = ctx->parent_ctx;
+	ctx->parent_ctx = NULL;
+	ctx->generation++;
+	perf_ctx_unlock(cpuctx, ctx);
+	local_irq_enable();
+
+	perf_ctx_detach_events(ctx, &fold);
+	mutex_unlock(&ctx->mutex);
+
+	perf_fold_list(&fold);
+	if (clone)
+		perf_ctx_put(clone);
+	perf_ctx_put(ctx);			/* the task's reference */
+}
+
+void perf_event_exit_task(struct task_struct *child)
+{
+	struct perf_event *event, *tmp;
+
+	/* events this task opened (prctl): they no longer have an owner */
+	mutex_lock(&child->perf_event_mutex);
+	list_for_each_entry_safe(event, tmp, &child->perf_event_list, owner_entry) {
+		list_del_init(&event->owner_entry);
+		/* pairs with READ_ONCE(event->owner) in perf_event_release() */
+		smp_store_release(&event->owner, NULL);
+	}
+	mutex_unlock(&child->perf_event_mutex);
+
+	perf_task_ctx_detach(child);
+}
+
+/* A fork failed after perf_event_init_task(): the child never ran. */
+void perf_event_free_task(struct task_struct *task)
+{
+	perf_task_ctx_detach(task);
+}
+
+void perf_event_delayed_put(struct task_struct *task)
+{
+	WARN_ON_ONCE(rcu_access_pointer(task->perf_event_ctxp));
+}
+
+/* ---- fork ------------------------------------------------------------- */
+
+static bool perf_event_inheritable(struct perf_event *event, u64 clone_flags)
+{
+	if (!event->attr.inherit)
+		return false;
+	if (event->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
+		return false;
+	/* no SIGTRAP to a child whose signal handlers are reset */
+	if (event->attr.sigtrap && (clone_flags & CLONE_CLEAR_SIGHAND))
+		return false;
+	return true;
+}
+
+/*
+ * Clone @parent_event into @child_ctx (not yet linked to its parent).
+ * An enabled parent gives an INACTIVE child, anything else an OFF one.
+ */
+static struct perf_event *inherit_event(struct perf_event *parent_event,
+					struct task_struct *child,
+					struct perf_event_context *child_ctx,
+					struct perf_event *child_leader)
+{
+	struct perf_event *top = parent_event->parent ?: parent_event;
+	perf_overflow_handler_t handler = NULL;
+	void *handler_ctx = NULL;
+	struct perf_event *event;
+
+	if (parent_event->overflow_handler && !is_default_overflow_handler(parent_event)) {
+		handler = parent_event->overflow_handler;
+		handler_ctx = parent_event->overflow_handler_context;
+	}
+	event = perf_event_alloc(&parent_event->attr, parent_event->cpu, child,
+				 child_leader, top, handler, handler_ctx, -1);
+	if (IS_ERR(event))
+		return event;
+
+	/* dropped by perf_free_event(); @top is pinned by @parent_event */
+	perf_event_ref(top);
+	event->attach_state |= PERF_ATTACH_CHILD;
+	if (parent_event->state >= PERF_EVENT_STATE_INACTIVE)
+		event->state = PERF_EVENT_STATE_INACTIVE;
+	else
+		event->state = PERF_EVENT_STATE_OFF;
+
+	perf_ctx_get(child_ctx);		/* the event's, handed over by install */
+	mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
+	perf_install_in_context(child_ctx, event, event->cpu);
+	mutex_unlock(&child_ctx->mutex);
+	return event;
+}
+
+/* Take an unlinked child out of its (private) context and free it. */
+static void inherit_discard(struct perf_event *event, struct perf_event_context *child_ctx)
+{
+	mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
+	perf_remove_from_context(event, DETACH_GROUP | DETACH_DEAD);
+	mutex_unlock(&child_ctx->mutex);
+	perf_event_put(event);
+}
+
+/*
+ * Link @event on its top-level parent's child_list; false when that parent
+ * is being released (its release has walked or will walk child_list only
+ * under child_mutex, after setting DEAD).
+ */
+static bool inherit_link(struct perf_event *event)
+{
+	struct perf_event *top = event->parent;
+	bool ok;
+
+	mutex_lock(&top->child_mutex);
+	ok = READ_ONCE(top->state) != PERF_EVENT_STATE_DEAD;
+	if (ok)
+		list_add_tail(&event->child_list, &top->child_list);
+	mutex_unlock(&top->child_mutex);
+	return ok;
+}
+
+/*
+ * Clone the group of @parent_leader into @child_ctx, all members or none.
+ * Members whose parent lives in @parent_ctx (held) are linked now; the
+ * others (grandchildren of their top-level parent, whose child_mutex must
+ * not be taken under a ctx->mutex it may wait for) go on @pending for
+ * inherit_link_pending() once @parent_ctx is unlocked.
+ */
+static int inherit_group(struct perf_event *parent_leader, struct task_struct *child,
+			 struct perf_event_context *child_ctx,
+			 struct perf_event_context *parent_ctx, struct list_head *pending)
+{
+	struct perf_event *leader, *sub, *event, *tmp;
+	LIST_HEAD(members);
+	LIST_HEAD(dead);
+
+	leader = inherit_event(parent_leader, child, child_ctx, NULL);
+	if (IS_ERR(leader))
+		return PTR_ERR(leader);
+	list_add_tail(&leader->migrate_entry, &members);
+
+	list_for_each_entry(sub, &parent_leader->sibling_list, sibling_list) {
+		event = inherit_event(sub, child, child_ctx, leader);
+		if (IS_ERR(event)) {
+			/* nothing is linked yet: the group is still ours alone */
+			list_for_each_entry_safe_reverse(sub, tmp, &members, migrate_entry) {
+				list_del_init(&sub->migrate_entry);
+				inherit_discard(sub, child_ctx);
+			}
+			return PTR_ERR(event);
+		}
+		list_add_tail(&event->migrate_entry, &members);
+	}
+
+	/*
+	 * Once linked, a member may be removed and freed by its parent's
+	 * release at any time: take it off our list before linking it.
+	 */
+	list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		if (READ_ONCE(event->parent->ctx) != parent_ctx)
+			list_add_tail(&event->migrate_entry, pending);
+		else if (!inherit_link(event))
+			list_add_tail(&event->migrate_entry, &dead);
+	}
+	list_for_each_entry_safe(event, tmp, &dead, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		inherit_discard(event, child_ctx);
+	}
+	return 0;
+}
+
+/* Link (or, when the fork fails, discard) the members left on @pending. */
+static void inherit_link_pending(struct list_head *pending,
+				 struct perf_event_context *child_ctx, bool discard)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, pending, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		if (discard || !inherit_link(event))
+			inherit_discard(event, child_ctx);
+	}
+}
+
+/* The current task's context, with a reference, or NULL. */
+static struct perf_event_context *perf_current_ctx_get(void)
+{
+	struct perf_event_context *ctx;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(current->perf_event_ctxp);
+	if (ctx)
+		perf_ctx_get(ctx);
+	rcu_read_unlock();
+	return ctx;
+}
+
+int perf_event_init_task(struct task_struct *child, u64 clone_flags)
+{
+	struct perf_event_context *parent_ctx, *child_ctx = NULL;
+	struct perf_event *leader;
+	bool inherited_all = true;
+	LIST_HEAD(pending);
+	int ret = 0;
+
+	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
+	mutex_init(&child->perf_event_mutex);
+	INIT_LIST_HEAD(&child->perf_event_list);
+
+	parent_ctx = perf_current_ctx_get();
+	if (!parent_ctx)
+		return 0;
+
+	mutex_lock(&parent_ctx->mutex);
+	if (READ_ONCE(parent_ctx->task) != current)
+		goto unlock;
+
+	list_for_each_entry(leader, &parent_ctx->event_list, event_entry) {
+		if (!perf_event_is_leader(leader))
+			continue;
+		if (!perf_event_inheritable(leader, clone_flags)) {
+			inherited_all = false;
+			continue;
+		}
+		if (!child_ctx) {
+			child_ctx = perf_ctx_alloc(child);
+			if (!child_ctx) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+		ret = inherit_group(leader, child, child_ctx, parent_ctx, &pending);
+		if (ret) {
+			inherited_all = false;
+			/* only a pinned group that cannot follow fails the fork */
+			if (leader->attr.pinned)
+				break;
+			ret = 0;
+		}
+	}
+
+	if (child_ctx && !ret && inherited_all) {
+		/* equivalent to the original: may be swapped on context switch */
+		if (parent_ctx->parent_ctx) {
+			child_ctx->parent_ctx = parent_ctx->parent_ctx;
+			child_ctx->parent_gen = parent_ctx->parent_gen;
+		} else {
+			child_ctx->parent_ctx = parent_ctx;
+			child_ctx->parent_gen = parent_ctx->generation;
+		}
+		perf_ctx_get(child_ctx->parent_ctx);
+	}
+unlock:
+	mutex_unlock(&parent_ctx->mutex);
+	perf_ctx_put(parent_ctx);
+
+	if (child_ctx) {
+		inherit_link_pending(&pending, child_ctx, ret != 0);
+		/* the child is not running: nobody else looks at its pointer */
+		rcu_assign_pointer(child->perf_event_ctxp, child_ctx);
+		if (ret || !READ_ONCE(child_ctx->nr_events))
+			perf_event_free_task(child);
+	}
+	return ret;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The part-2 surface of include/linux/perf_event.h, answered for part 1:
+ * there is no ring buffer yet, so nothing is ever written.
+ *
+ * Owns: the output handle API (perf_output_begin*() fail with -ENOSPC, so
+ * callers never reach copy/end), sample preparation and output, the
+ * side-band records (mmap, comm, fork, namespaces, ksymbol, bpf,
+ * text_poke), the AUX area API, the user page, perf_callchain(), the
+ * overflow entry point perf_event_overflow() (which does call a custom
+ * overflow handler: ptrace and kgdb breakpoints, the hard-lockup watchdog),
+ * the perf_snapshot_branch_stack static call, the guest callbacks, and the
+ * perf_event cgroup subsystem (a minimal one: cgroup events are refused at
+ * open for now).
+ *
+ * Locking: none of its own.  perf_event_overflow() runs in NMI or IRQ
+ * context with the event's PMU stopped or being stopped; it only reads the
+ * event and may queue the event's pending irq_work.
+ */
+#include <linux/cgroup.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+
+#include "internal.h"
+
+void perf_output_init(void)
+{
+	/* nothing to set up until the ring buffer exists */
+}
+
+/* ---- output handles ------------------------------------------------- */
+
+int perf_output_begin(struct perf_output_handle *handle, struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size)
+{
+	handle->rb = NULL;
+	handle->event = event;
+	return -ENOSPC;
+}
+
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size)
+{
+	return perf_output_begin(handle, data, event, size);
+}
+
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size)
+{
+	return perf_output_begin(handle, data, event, size);
+}
+
+void perf_output_end(struct perf_output_handle *handle)
+{
+}
+
+/* Both return what was left uncopied: everything. */
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len)
+{
+	return len;
+}
+
+unsigned int perf_output_skip(struct perf_output_handle *handle, unsigned int len)
+{
+	return len;
+}
+
+long perf_output_copy_aux(struct perf_output_handle *aux_handle,
+			  struct perf_output_handle *handle,
+			  unsigned long from, unsigned long to)
+{
+	return 0;
+}
+
+/* ---- samples ---------------------------------------------------------- */
+
+void perf_prepare_sample(struct perf_event_header *header, struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs)
+{
+	header->type = PERF_RECORD_SAMPLE;
+	header->misc = 0;
+	header->size = sizeof(*header);
+	data->type = event->attr.sample_type;
+}
+
+void perf_output_sample(struct perf_output_handle *handle, struct perf_event_header *header,
+			struct perf_sample_data *data, struct perf_event *event)
+{
+}
+
+/*
+ * The default overflow handlers (user-space sampling): nothing to write
+ * to.  They must stay distinct functions: is_default_overflow_handler()
+ * compares against them.
+ */
+void perf_event_output_forward(struct perf_event *event, struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+}
+
+void perf_event_output_backward(struct perf_event *event, struct perf_sample_data *data,
+				struct pt_regs *regs)
+{
+}
+
+int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs)
+{
+	return 0;
+}
+
+void perf_event_header__init_id(struct perf_event_header *header,
+				struct perf_sample_data *data, struct perf_event *event)
+{
+}
+
+void perf_event__output_id_sample(struct perf_event *event, struct perf_output_handle *handle,
+				  struct perf_sample_data *sample)
+{
+}
+
+void perf_log_lost_samples(struct perf_event *event, u64 lost)
+{
+}
+
+/*
+ * An overflow reported by a PMU (NMI or IRQ).  Returns non-zero when the
+ * driver should stop the event: its PERF_EVENT_IOC_REFRESH budget ran out.
+ * Throttling and signals are part 2.
+ */
+int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
+{
+	perf_overflow_handler_t handler;
+	int ret = 0;
+
+	if (atomic_read(&event->event_limit) && atomic_dec_and_test(&event->event_limit)) {
+		ret = 1;
+		event->pending_kill = POLL_HUP;
+		perf_event_disable_inatomic(event);
+	}
+
+	handler = READ_ONCE(event->overflow_handler);
+	if (handler)
+		handler(event, data, regs);
+	return ret;
+}
+
+int perf_event_account_interrupt(struct perf_event *event)
+{
+	return 0;	/* never throttled yet */
+}
+
+void perf_event_update_userpage(struct perf_event *event)
+{
+	/* no buffer, no user page */
+}
+EXPORT_SYMBOL_GPL(perf_event_update_userpage);
+
+struct perf_callchain_entry *perf_callchain(struct perf_event *event, struct pt_regs *regs)
+{
+	static struct perf_callchain_entry empty;	/* nr == 0 */
+
+	return &empty;
+}
+
+DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
+
+void __weak perf_event_print_debug(void)
+{
+}
+
+/* ---- AUX area and address filters ----------------------------------------- */
+
+void *perf_aux_output_begin(struct perf_output_handle *handle, struct perf_event *event)
+{
+	handle->rb = NULL;
+	handle->event = NULL;
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_begin);
+
+void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
+{
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_end);
+
+int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
+{
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_skip);
+
+void *perf_get_aux(struct perf_output_handle *handle)
+{
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(perf_get_aux);
+
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
+{
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_flag);
+
+void perf_event_itrace_started(struct perf_event *event)
+{
+	event->attach_state |= PERF_ATTACH_ITRACE;
+}
+
+void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
+{
+}
+EXPORT_SYMBOL_GPL(perf_report_aux_output_id);
+
+void perf_event_addr_filters_sync(struct perf_event *event)
+{
+}
+EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
+
+/* ---- side-band records ------------------------------------------------------ */
+
+void perf_event_mmap(struct vm_area_struct *vma)
+{
+}
+
+void perf_event_comm(struct task_struct *tsk, bool exec)
+{
+}
+
+void perf_event_namespaces(struct task_struct *tsk)
+{
+}
+
+void perf_event_fork(struct task_struct *tsk)
+{
+}
+
+void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister, const char *sym)
+{
+}
+
+void perf_event_bpf_event(struct bpf_prog *prog, enum perf_bpf_event_type type, u16 flags)
+{
+}
+
+void perf_event_text_poke(const void *addr, const void *old_bytes, size_t old_len,
+			  const void *new_bytes, size_t new_len)
+{
+}
+
+/* ---- guest callbacks (KVM) ----------------------------------------------------- */
+
+#ifdef CONFIG_GUEST_PERF_EVENTS
+struct perf_guest_info_callbacks __rcu *perf_guest_cbs;
+
+DEFINE_STATIC_CALL_RET0(__perf_guest_state, *perf_guest_cbs->state);
+DEFINE_STATIC_CALL_RET0(__perf_guest_get_ip, *perf_guest_cbs->get_ip);
+DEFINE_STATIC_CALL_RET0(__perf_guest_handle_intel_pt_intr, *perf_guest_cbs->handle_intel_pt_intr);
+
+void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
+{
+	if (WARN_ON_ONCE(rcu_access_pointer(perf_guest_cbs)))
+		return;
+
+	rcu_assign_pointer(perf_guest_cbs, cbs);
+	static_call_update(__perf_guest_state, cbs->state);
+	static_call_update(__perf_guest_get_ip, cbs->get_ip);
+	if (cbs->handle_intel_pt_intr)
+		static_call_update(__perf_guest_handle_intel_pt_intr, cbs->handle_intel_pt_intr);
+}
+EXPORT_SYMBOL_GPL(perf_register_guest_info_callbacks);
+
+void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
+{
+	if (WARN_ON_ONCE(rcu_access_pointer(perf_guest_cbs) != cbs))
+		return;
+
+	rcu_assign_pointer(perf_guest_cbs, NULL);
+	static_call_update(__perf_guest_state, (void *)&__static_call_return0);
+	static_call_update(__perf_guest_get_ip, (void *)&__static_call_return0);
+	static_call_update(__perf_guest_handle_intel_pt_intr, (void *)&__static_call_return0);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(perf_unregister_guest_info_callbacks);
+#endif /* CONFIG_GUEST_PERF_EVENTS */
+
+/* ---- cgroup subsystem ----------------------------------------------------------- */
+
+#ifdef CONFIG_CGROUP_PERF
+static struct cgroup_subsys_state *perf_cgroup_css_alloc(struct cgroup_subsys_state *parent_css)
+{
+	struct perf_cgroup *cgrp = kzalloc(sizeof(*cgrp), GFP_KERNEL);
+
+	if (!cgrp)
+		return ERR_PTR(-ENOMEM);
+	cgrp->info = alloc_percpu(struct perf_cgroup_info);
+	if (!cgrp->info) {
+		kfree(cgrp);
+		return ERR_PTR(-ENOMEM);
+	}
+	return &cgrp->css;
+}
+
+static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
+{
+	struct perf_cgroup *cgrp = container_of(css, struct perf_cgroup, css);
+
+	free_percpu(cgrp->info);
+	kfree(cgrp);
+}
+
+struct cgroup_subsys perf_event_cgrp_subsys = {
+	.css_alloc	= perf_cgroup_css_alloc,
+	.css_free	= perf_cgroup_css_free,
+	/* enabled in every cgroup2 hierarchy, threaded included, as in 6.1 */
+	.implicit_on_dfl = true,
+	.threaded	= true,
+};
+#endif /* CONFIG_CGROUP_PERF */
