@@ -558,6 +558,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	err = perf_check_pmu_caps(event);
 	if (err)
 		goto err_free;
+	/* software-context PMUs never run out of counters (group_sched.c) */
+	if (event->pmu->task_ctx_nr == perf_sw_context)
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	/* timestamps taken in NMI need an NMI-safe clock */
 	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI)) {
 		err = -EINVAL;

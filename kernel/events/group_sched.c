@@ -29,13 +29,16 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 	perf_time_clock_update(&ctx->clock, perf_clock());
 }
 
+/*
+ * The context clock is brought up to date once, at the start of each
+ * operation (perf_ctx_update_time()); every state change within the
+ * operation then happens at that same context time, so an event that goes
+ * INACTIVE -> ACTIVE (or back) within one operation accrues no enabled
+ * time without running time.
+ */
 void perf_event_update_time(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
-
-	if (ctx->is_active)
-		perf_ctx_update_time(ctx);
-	perf_time_update(&event->times, event->state, ctx->clock.time);
+	perf_time_update(&event->times, event->state, event->ctx->clock.time);
 }
 
 void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
@@ -223,9 +226,18 @@ static void pmu_sched_in(struct perf_cpu_pmu *cp)
 	cpmu_sched_in(cp->task_part, cp, false);
 }
 
+static void cp_update_times(struct perf_cpu_pmu *cp)
+{
+	if (cp->cpu_part && cp->cpu_part->ctx->is_active)
+		perf_ctx_update_time(cp->cpu_part->ctx);
+	if (cp->task_part && cp->task_part->ctx->is_active)
+		perf_ctx_update_time(cp->task_part->ctx);
+}
+
 /* Take the flexible groups of one PMU off this CPU and reschedule all. */
 static void pmu_resched(struct perf_cpu_pmu *cp)
 {
+	cp_update_times(cp);
 	perf_pmu_disable(cp->pmu);
 	cpmu_sched_out(cp->task_part, true);
 	cpmu_sched_out(cp->cpu_part, true);
@@ -261,6 +273,7 @@ void perf_cpmu_rotate(struct perf_cpu_pmu *cp)
 	struct perf_ctx_pmu *parts[2] = { cp->cpu_part, cp->task_part };
 	int i;
 
+	cp_update_times(cp);
 	perf_pmu_disable(cp->pmu);
 	for (i = 0; i < 2; i++) {
 		struct perf_ctx_pmu *cpmu = parts[i];
@@ -416,6 +429,12 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	if (ctx->is_active)
 		perf_ctx_update_time(ctx);
 	perf_time_reset(&event->times, ctx->clock.time);
+	/* a part created after the context was scheduled in joins it now */
+	if (cpuctx && ctx->is_active) {
+		cpmu->scheduled = true;
+		if (ctx->task)
+			this_cpu_ptr(cpmu->pmu->cpu_pmu)->task_part = cpmu;
+	}
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events + 1);
 	if (event->attr.inherit_stat)
@@ -707,6 +726,8 @@ int perf_event_read(struct perf_event *event, bool group)
 			raw_spin_unlock_irqrestore(&ctx->lock, flags);
 			continue;
 		}
+		if (ctx->is_active)
+			perf_ctx_update_time(ctx);
 		if (group)
 			perf_group_update_time(event);
 		else
