@@ -234,10 +234,29 @@ static void cp_update_times(struct perf_cpu_pmu *cp)
 		perf_ctx_update_time(cp->task_part->ctx);
 }
 
-/* Take the flexible groups of one PMU off this CPU and reschedule all. */
+/*
+ * Start of an operation on the CPU owning @ctx: bring the clocks of the
+ * contexts it may reschedule (this CPU's and the scheduled task's) up to
+ * date, once.
+ */
+static void perf_op_begin(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
+{
+	if (cpuctx) {
+		if (cpuctx->ctx.is_active)
+			perf_ctx_update_time(&cpuctx->ctx);
+		if (cpuctx->task_ctx && cpuctx->task_ctx != ctx && cpuctx->task_ctx->is_active)
+			perf_ctx_update_time(cpuctx->task_ctx);
+	}
+	if (ctx->is_active && (!cpuctx || ctx != &cpuctx->ctx))
+		perf_ctx_update_time(ctx);
+}
+
+/*
+ * Take the flexible groups of one PMU off this CPU and reschedule all.
+ * The caller brought the context clocks up to date (perf_op_begin()).
+ */
 static void pmu_resched(struct perf_cpu_pmu *cp)
 {
-	cp_update_times(cp);
 	perf_pmu_disable(cp->pmu);
 	cpmu_sched_out(cp->task_part, true);
 	cpmu_sched_out(cp->cpu_part, true);
@@ -263,6 +282,7 @@ void perf_pmu_resched(struct pmu *pmu)
 	local_irq_save(flags);
 	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
+	cp_update_times(this_cpu_ptr(pmu->cpu_pmu));
 	pmu_resched(this_cpu_ptr(pmu->cpu_pmu));
 	perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
 	local_irq_restore(flags);
@@ -306,6 +326,8 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 	ctx->is_active = EVENT_ALL;
 	if (ctx->task) {
 		cpuctx->task_ctx = ctx;
+		if (cpuctx->ctx.is_active)
+			perf_ctx_update_time(&cpuctx->ctx);
 		list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
 			struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
 
@@ -423,11 +445,10 @@ static void group_move(struct perf_event *leader, struct perf_ctx_pmu *to)
 static void __perf_install(struct perf_event *event, struct perf_cpu_context *cpuctx,
 			   struct perf_event_context *ctx, void *data)
 {
-	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
+	struct perf_ctx_pmu *cpmu = event->ctx_pmu, **emptied = data;
 	struct perf_event *leader = event->group_leader;
 
-	if (ctx->is_active)
-		perf_ctx_update_time(ctx);
+	perf_op_begin(cpuctx, ctx);
 	perf_time_reset(&event->times, ctx->clock.time);
 	/* a part created after the context was scheduled in joins it now */
 	if (cpuctx && ctx->is_active) {
@@ -448,10 +469,15 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 		event->group_caps = event->event_caps;
 	} else {
 		bool was_on = !list_empty(&leader->active_list);
+		struct perf_ctx_pmu *from = leader->ctx_pmu;
 
-		if (leader->ctx_pmu != cpmu)
+		if (from != cpmu) {
 			group_move(leader, cpmu);
-		else if (was_on)
+			if (!from->nr_groups && list_empty(&from->active)) {
+				perf_ctx_pmu_unlink_locked(from);
+				*emptied = from;
+			}
+		} else if (was_on)
 			group_sched_out(leader, cpmu);
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
 		leader->nr_siblings++;
@@ -468,6 +494,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
 {
 	struct perf_event *leader = event->group_leader;
+	struct perf_ctx_pmu *emptied = NULL;
 	struct pmu *pmu = event->pmu;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -484,7 +511,9 @@ void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *
 	if (WARN_ON_ONCE(!event->ctx_pmu))
 		return;
 	init_irq_work(&event->pending_irq, perf_pending_irq);
-	event_function_call(event, __perf_install, NULL);
+	event_function_call(event, __perf_install, &emptied);
+	/* the part a moved group left, if it is empty now */
+	kfree(emptied);
 }
 
 static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpuctx,
@@ -497,8 +526,7 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	struct perf_event *sibling, *tmp;
 	bool resched = false;
 
-	if (ctx->is_active)
-		perf_ctx_update_time(ctx);
+	perf_op_begin(cpuctx, ctx);
 	if (leader == event) {
 		if (!list_empty(&event->active_list)) {
 			group_sched_out(event, cpmu);
@@ -583,8 +611,7 @@ static void __perf_enable(struct perf_event *event, struct perf_cpu_context *cpu
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
 	    event->state <= PERF_EVENT_STATE_EXIT)
 		return;
-	if (ctx->is_active)
-		perf_ctx_update_time(ctx);
+	perf_op_begin(cpuctx, ctx);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 	if (!cpuctx || !ctx->is_active)
 		return;
@@ -630,8 +657,7 @@ static void __perf_disable(struct perf_event *event, struct perf_cpu_context *cp
 {
 	if (event->state < PERF_EVENT_STATE_INACTIVE)
 		return;
-	if (ctx->is_active)
-		perf_ctx_update_time(ctx);
+	perf_op_begin(cpuctx, ctx);
 	if (event == event->group_leader)
 		group_sched_out(event, event->ctx_pmu);
 	else
