@@ -36,16 +36,37 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
  * INACTIVE -> ACTIVE (or back) within one operation accrues no enabled
  * time without running time.
  */
+/*
+ * A member of a group whose leader is off (or in error) is not eligible to
+ * run whatever its own state: it accrues time as its leader does.
+ */
+static enum perf_event_state perf_effective_state(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (leader != event && leader->state < PERF_EVENT_STATE_INACTIVE)
+		return leader->state;
+	return event->state;
+}
+
 void perf_event_update_time(struct perf_event *event)
 {
-	perf_time_update(&event->times, event->state, event->ctx->clock.time);
+	perf_time_update(&event->times, perf_effective_state(event), event->ctx->clock.time);
 }
 
 void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
 {
+	struct perf_event *sibling;
+
 	if (event->state == state)
 		return;
 	perf_event_update_time(event);
+	/* a leader going off or on changes what its siblings accrue */
+	if (event->group_leader == event &&
+	    (event->state < PERF_EVENT_STATE_INACTIVE) != (state < PERF_EVENT_STATE_INACTIVE)) {
+		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
+			perf_event_update_time(sibling);
+	}
 	WRITE_ONCE(event->state, state);
 }
 
