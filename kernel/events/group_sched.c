@@ -379,10 +379,13 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
 {
 	struct perf_ctx_pmu *cpmu;
+	u64 now;
 
 	if (!ctx->is_active)
 		return;
-	perf_ctx_update_time(ctx);
+	/* one instant: the events go out and the clock stops at the same time */
+	now = perf_clock();
+	perf_time_clock_update(&ctx->clock, now);
 	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
 		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
 
@@ -393,7 +396,7 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 			cp->task_part = NULL;
 	}
 	ctx->is_active = 0;
-	perf_time_clock_stop(&ctx->clock, perf_clock());
+	perf_time_clock_stop(&ctx->clock, now);
 	if (ctx->task && cpuctx->task_ctx == ctx)
 		cpuctx->task_ctx = NULL;
 }
