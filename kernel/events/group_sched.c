@@ -56,14 +56,16 @@ void perf_event_update_time(struct perf_event *event)
 
 void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
 {
+	bool turns_on = state >= PERF_EVENT_STATE_INACTIVE;
 	struct perf_event *sibling;
+	bool on;
 
 	if (event->state == state)
 		return;
 	perf_event_update_time(event);
 	/* a leader going off or on changes what its siblings accrue */
-	if (event->group_leader == event &&
-	    (event->state < PERF_EVENT_STATE_INACTIVE) != (state < PERF_EVENT_STATE_INACTIVE)) {
+	on = event->state >= PERF_EVENT_STATE_INACTIVE;
+	if (event->group_leader == event && on != turns_on) {
 		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
 			perf_event_update_time(sibling);
 	}
@@ -501,8 +503,9 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 				perf_ctx_pmu_unlink_locked(from);
 				*emptied = from;
 			}
-		} else if (was_on)
+		} else if (was_on) {
 			group_sched_out(leader, cpmu);
+		}
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
 		leader->nr_siblings++;
 		leader->group_caps &= event->event_caps;
