@@ -54,14 +54,7 @@ static bool perf_remove_on_exec(struct perf_event_context *ctx, struct list_head
 		if (!event->attr.remove_on_exec)
 			continue;
 		changed = true;
-		if (event->parent) {
-			perf_event_ref(event);
-			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
-			list_add_tail(&event->migrate_entry, fold);
-		} else {
-			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
-			perf_event_wakeup(event);
-		}
+		perf_event_detach_exit(event, fold);
 	}
 	return changed;
 }

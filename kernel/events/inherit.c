@@ -71,6 +71,18 @@ void perf_event_fold_child(struct perf_event *child)
 	perf_event_put(child);			/* the caller's */
 }
 
+void perf_event_detach_exit(struct perf_event *event, struct list_head *fold)
+{
+	if (event->parent) {
+		perf_event_ref(event);
+		perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
+		list_add_tail(&event->migrate_entry, fold);
+	} else {
+		perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
+		perf_event_wakeup(event);
+	}
+}
+
 /*
  * Take every event out of @ctx (ctx->mutex held, the context already
  * unscheduled and tombstoned).  Non-inherited events stay in state EXIT
@@ -82,16 +94,8 @@ static void perf_ctx_detach_events(struct perf_event_context *ctx, struct list_h
 	struct perf_event *event, *tmp;
 
 	lockdep_assert_held(&ctx->mutex);
-	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		if (event->parent) {
-			perf_event_ref(event);
-			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
-			list_add_tail(&event->migrate_entry, fold);
-		} else {
-			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
-			perf_event_wakeup(event);
-		}
-	}
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry)
+		perf_event_detach_exit(event, fold);
 }
 
 static void perf_fold_list(struct list_head *fold)

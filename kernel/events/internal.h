@@ -184,6 +184,18 @@ static inline bool perf_event_is_leader(struct perf_event *event)
 	return event->group_leader == event;
 }
 
+/* Does exclude_user/exclude_kernel filter out an event raised at @regs? */
+static inline bool perf_event_excluded_at(struct perf_event *event, struct pt_regs *regs)
+{
+	if (!regs)
+		return false;
+	if (event->attr.exclude_user && user_mode(regs))
+		return true;
+	if (event->attr.exclude_kernel && !user_mode(regs))
+		return true;
+	return false;
+}
+
 /* ---- rotation.c ------------------------------------------------------ */
 /* Start the multiplexing timer of @cp if it is not running (IRQs off). */
 void perf_cpu_pmu_start_timer(struct perf_cpu_pmu *cp);
@@ -260,6 +272,13 @@ long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 int perf_event_set_output(struct perf_event *event, struct perf_event *output);
 
 /* ---- inherit.c --------------------------------------------------------- */
+/*
+ * Take @event out of its context for good (exit, remove_on_exec; ctx->mutex
+ * held): an inherited child goes on @fold, with a reference, for
+ * perf_event_fold_child() once the mutex is dropped; any other event stays
+ * readable in state EXIT and its pollers are woken.
+ */
+void perf_event_detach_exit(struct perf_event *event, struct list_head *fold);
 /*
  * Fold a child's count and times into its parent; child leaves its ctx
  * and its parent's child_list (unless the parent's release unlinked it

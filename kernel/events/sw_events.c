@@ -155,17 +155,6 @@ void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_dat
 	perf_swevent_overflows(event, data, regs);
 }
 
-/* Does exclude_user/exclude_kernel filter out an event raised at @regs? */
-static bool perf_swevent_excluded(struct perf_event *event, struct pt_regs *regs)
-{
-	if (!regs)
-		return false;
-	if (event->attr.exclude_user && user_mode(regs))
-		return true;
-	if (event->attr.exclude_kernel && !user_mode(regs))
-		return true;
-	return false;
-}
 
 /* ---- per-CPU hash tables -------------------------------------------------- */
 
@@ -295,7 +284,7 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 			continue;
 		if (event->hw.state & PERF_HES_STOPPED)
 			continue;
-		if (perf_swevent_excluded(event, regs))
+		if (perf_event_excluded_at(event, regs))
 			continue;
 		/* fresh per event: preparing a sample may fill it in */
 		perf_sample_data_init(&data, addr, 0);
@@ -446,7 +435,7 @@ static enum hrtimer_restart perf_clock_hrtimer(struct hrtimer *timer)
 	perf_sample_data_init(&data, 0, period);
 
 	regs = get_irq_regs();
-	if (regs && !perf_swevent_excluded(event, regs) &&
+	if (regs && !perf_event_excluded_at(event, regs) &&
 	    !(event->attr.exclude_idle && is_idle_task(current))) {
 		/* throttled or stopped: the core restarts us with pmu->start */
 		if (perf_event_overflow(event, &data, regs))

@@ -33,17 +33,6 @@
 
 #include "internal.h"
 
-/* Does exclude_user/exclude_kernel filter out an event raised at @regs? */
-static bool perf_event_excluded(struct perf_event *event, struct pt_regs *regs)
-{
-	if (!regs)
-		return false;
-	if (event->attr.exclude_user && user_mode(regs))
-		return true;
-	if (event->attr.exclude_kernel && !user_mode(regs))
-		return true;
-	return false;
-}
 
 /* ---- breakpoints --------------------------------------------------------- */
 
@@ -54,7 +43,7 @@ void perf_bp_event(struct perf_event *bp, void *data)
 	struct perf_sample_data sample;
 	struct pt_regs *regs = data;
 
-	if (bp->hw.state || perf_event_excluded(bp, regs))
+	if (bp->hw.state || perf_event_excluded_at(bp, regs))
 		return;
 	perf_sample_data_init(&sample, bp->attr.bp_addr, 0);
 	perf_swevent_event(bp, 1, &sample, regs);
