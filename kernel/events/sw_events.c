@@ -155,7 +155,6 @@ void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_dat
 	perf_swevent_overflows(event, data, regs);
 }
 
-
 /* ---- per-CPU hash tables -------------------------------------------------- */
 
 static DEFINE_PER_CPU(struct swevent_hlist __rcu *, swevent_hlist);

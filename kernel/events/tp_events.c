@@ -33,7 +33,6 @@
 
 #include "internal.h"
 
-
 /* ---- breakpoints --------------------------------------------------------- */
 
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
