@@ -70,7 +70,8 @@ struct ptp_cpu {
 	struct perf_event *pending[PTP_NR_COUNTERS];	/* added in a txn */
 	int nr_pending;
 	unsigned int txn_flags;
-	u64 frozen_at;		/* non-zero: counters frozen for an overflow */
+	unsigned int freeze_depth;	/* pmu_disable, transactions, overflow */
+	u64 frozen_at;		/* non-zero: counters frozen at this instant */
 };
 
 static DEFINE_PER_CPU(struct ptp_cpu, ptp_cpu);
@@ -203,16 +204,21 @@ static void ptp_read(struct perf_event *event)
 }
 
 /*
- * Freeze every running counter of this CPU at one instant, as a PMU does
- * while its overflow interrupt is handled, so that PERF_SAMPLE_READ of a
- * group sees the members at the same point; thawing restarts them from
- * the current time (the handler's own time is not counted).
+ * Freeze every running counter of this CPU at one instant, as a PMU's global
+ * control register does: while the PMU is disabled, during a transaction and
+ * while its overflow interrupt is handled.  Counters started or stopped while
+ * frozen do so at that instant, so a group scheduled in or out, read, or
+ * sampled with PERF_SAMPLE_READ sees its members over the same interval
+ * however long the core takes between them.  Thawing restarts the counters
+ * from the current time (the frozen time is not counted).  Freezes nest.
  */
 static void ptp_freeze(struct ptp_cpu *pc)
 {
 	struct perf_event *event;
 	int i;
 
+	if (pc->freeze_depth++)
+		return;
 	pc->frozen_at = local_clock();
 	for (i = 0; i < PTP_NR_COUNTERS; i++) {
 		event = pc->ctr[i].event;
@@ -224,15 +230,28 @@ static void ptp_freeze(struct ptp_cpu *pc)
 static void ptp_thaw(struct ptp_cpu *pc)
 {
 	struct perf_event *event;
-	u64 now = local_clock();
+	u64 now;
 	int i;
 
+	if (WARN_ON_ONCE(!pc->freeze_depth) || --pc->freeze_depth)
+		return;
+	now = local_clock();
 	pc->frozen_at = 0;
 	for (i = 0; i < PTP_NR_COUNTERS; i++) {
 		event = pc->ctr[i].event;
 		if (event && !(event->hw.state & PERF_HES_STOPPED))
 			local64_set(&event->hw.prev_count, now);
 	}
+}
+
+static void ptp_pmu_disable(struct pmu *pmu)
+{
+	ptp_freeze(this_cpu_ptr(&ptp_cpu));
+}
+
+static void ptp_pmu_enable(struct pmu *pmu)
+{
+	ptp_thaw(this_cpu_ptr(&ptp_cpu));
 }
 
 /*
@@ -352,6 +371,7 @@ static void ptp_start_txn(struct pmu *pmu, unsigned int txn_flags)
 	WARN_ON_ONCE(pc->txn_flags);
 	pc->txn_flags = txn_flags;
 	pc->nr_pending = 0;
+	ptp_freeze(pc);
 }
 
 static int ptp_commit_txn(struct pmu *pmu)
@@ -363,6 +383,7 @@ static int ptp_commit_txn(struct pmu *pmu)
 
 	if (!(pc->txn_flags & PERF_PMU_TXN_ADD)) {
 		pc->txn_flags = 0;
+		ptp_thaw(pc);
 		return 0;
 	}
 	for (i = 0; i < pc->nr_pending; i++)
@@ -389,6 +410,7 @@ static int ptp_commit_txn(struct pmu *pmu)
 	}
 	pc->nr_pending = 0;
 	pc->txn_flags = 0;
+	ptp_thaw(pc);
 	return 0;
 }
 
@@ -400,6 +422,7 @@ static void ptp_cancel_txn(struct pmu *pmu)
 	WARN_ON_ONCE(pc->nr_pending);
 	pc->nr_pending = 0;
 	pc->txn_flags = 0;
+	ptp_thaw(pc);
 }
 
 /*
@@ -489,6 +512,8 @@ static struct pmu ptp_pmu = {
 	.start		= ptp_start,
 	.stop		= ptp_stop,
 	.read		= ptp_read,
+	.pmu_enable	= ptp_pmu_enable,
+	.pmu_disable	= ptp_pmu_disable,
 	.start_txn	= ptp_start_txn,
 	.commit_txn	= ptp_commit_txn,
 	.cancel_txn	= ptp_cancel_txn,
