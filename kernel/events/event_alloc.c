@@ -431,6 +431,7 @@ static void perf_event_teardown(struct perf_event *event)
 	kfree(event->addr_filter_ranges);
 	event->addr_filter_ranges = NULL;
 
+	perf_cgroup_disconnect(event);
 	if (event->hw.target)
 		put_task_struct(event->hw.target);
 	if (event->ns)
@@ -466,9 +467,6 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (attr->sigtrap && !task)
 		return ERR_PTR(-EINVAL);
 	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
-		return ERR_PTR(-EINVAL);
-	/* cgroup events are not implemented yet */
-	if (cgroup_fd != -1)
 		return ERR_PTR(-EINVAL);
 
 	event = kzalloc_node(sizeof(*event), GFP_KERNEL, node);
@@ -518,6 +516,12 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 			err = -EINVAL;
 			goto err_free;
 		}
+	}
+
+	if (cgroup_fd != -1) {
+		err = perf_cgroup_connect(event, cgroup_fd, group_leader);
+		if (err)
+			goto err_free;
 	}
 
 	if (!overflow_handler && parent_event) {
@@ -581,7 +585,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	perf_event__header_size(event);
 	perf_event__id_header_size(event);
 
-	if (event->attach_state & PERF_ATTACH_TASK) {
+	/* task events and cgroup events need the context-switch hooks */
+	if ((event->attach_state & PERF_ATTACH_TASK) || perf_event_is_cgroup(event)) {
 		perf_sched_events_inc();
 		event->attach_state |= PERF_ATTACH_SCHED_KEY;
 	}

@@ -24,9 +24,22 @@
 
 /* ---- time ---------------------------------------------------------- */
 
+/*
+ * Bring the clock of @ctx to @now, and for this CPU's context the clocks of
+ * its running cgroups too (cgroup.c).
+ */
+static void perf_ctx_clock_update(struct perf_event_context *ctx, u64 now)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	perf_time_clock_update(&ctx->clock, now);
+	if (ctx == &cpuctx->ctx && perf_cpu_has_cgroup_events(cpuctx))
+		perf_cgroup_update_time(cpuctx, now);
+}
+
 void perf_ctx_update_time(struct perf_event_context *ctx)
 {
-	perf_time_clock_update(&ctx->clock, perf_clock());
+	perf_ctx_clock_update(ctx, perf_clock());
 }
 
 /*
@@ -51,7 +64,7 @@ static enum perf_event_state perf_effective_state(struct perf_event *event)
 
 void perf_event_update_time(struct perf_event *event)
 {
-	perf_time_update(&event->times, perf_effective_state(event), event->ctx->clock.time);
+	perf_time_update(&event->times, perf_effective_state(event), perf_event_clock_time(event));
 }
 
 void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
@@ -168,6 +181,9 @@ static int group_sched_in(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
 	if (leader->state != PERF_EVENT_STATE_INACTIVE)
 		return 0;
 	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
+		return 0;
+	/* a cgroup group waits, without asking for rotation, for its cgroup */
+	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
 		return 0;
 	if (!group_can_go_on(leader, cpmu, cp))
 		return -EAGAIN;
@@ -342,11 +358,15 @@ void perf_cpmu_rotate(struct perf_cpu_pmu *cp)
 void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
 {
 	struct perf_ctx_pmu *cpmu;
+	u64 now;
 
 	if (ctx->is_active)
 		return;
-	perf_time_clock_start(&ctx->clock, perf_clock());
+	now = perf_clock();
+	perf_time_clock_start(&ctx->clock, now);
 	ctx->is_active = EVENT_ALL;
+	if (!ctx->task && perf_cpu_has_cgroup_events(cpuctx))
+		perf_cgroup_sync(cpuctx, now);
 	if (ctx->task) {
 		cpuctx->task_ctx = ctx;
 		if (cpuctx->ctx.is_active)
@@ -387,7 +407,7 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 		return;
 	/* one instant: the events go out and the clock stops at the same time */
 	now = perf_clock();
-	perf_time_clock_update(&ctx->clock, now);
+	perf_ctx_clock_update(ctx, now);
 	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
 		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
 
@@ -399,6 +419,8 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 	}
 	ctx->is_active = 0;
 	perf_time_clock_stop(&ctx->clock, now);
+	if (!ctx->task)
+		perf_cgroup_sync(cpuctx, now);
 	if (ctx->task && cpuctx->task_ctx == ctx)
 		cpuctx->task_ctx = NULL;
 }
@@ -423,6 +445,9 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = rcu_dereference_raw(task->perf_event_ctxp);
 
+	/* CPU events of the new task's cgroup go on before its own events */
+	if (perf_cpu_has_cgroup_events(cpuctx))
+		perf_cgroup_switch();
 	if (ctx && READ_ONCE(ctx->nr_events) && READ_ONCE(ctx->task) == task) {
 		perf_ctx_lock(cpuctx, ctx);
 		if (!cpuctx->task_ctx)
@@ -475,7 +500,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	struct perf_event *leader = event->group_leader;
 
 	perf_op_begin(cpuctx, ctx);
-	perf_time_reset(&event->times, ctx->clock.time);
+	perf_time_reset(&event->times, perf_event_clock_time(event));
 	/* a part created after the context was scheduled in joins it now */
 	if (cpuctx && ctx->is_active) {
 		cpmu->scheduled = true;
@@ -484,6 +509,8 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	}
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events + 1);
+	if (perf_event_is_cgroup(event))
+		perf_cgroup_count(cpuctx, ctx, 1);
 	if (event->attr.inherit_stat)
 		ctx->nr_stat++;
 	ctx->generation++;
@@ -598,6 +625,8 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 
 	list_del_init(&event->event_entry);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events - 1);
+	if (perf_event_is_cgroup(event))
+		perf_cgroup_count(cpuctx, ctx, -1);
 	if (event->attr.inherit_stat)
 		ctx->nr_stat--;
 	ctx->generation++;

@@ -174,6 +174,76 @@ static inline u64 perf_clock(void)
 	return local_clock();
 }
 
+/* ---- cgroup.c: cgroup events ----------------------------------------- */
+#ifdef CONFIG_CGROUP_PERF
+/* Attach @event to the cgroup of directory fd @cgroup_fd; drop it again. */
+int perf_cgroup_connect(struct perf_event *event, int cgroup_fd,
+			struct perf_event *group_leader);
+void perf_cgroup_disconnect(struct perf_event *event);
+/* The running task's cgroup may have changed: reschedule (IRQs off). */
+void perf_cgroup_switch(void);
+/* Set cpuctx->cgrp and its clocks from what runs now (cpuctx locked). */
+void perf_cgroup_sync(struct perf_cpu_context *cpuctx, u64 now);
+/* A cgroup event joins (+1) or leaves (-1) CPU context @ctx (locked). */
+void perf_cgroup_count(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx,
+		       int delta);
+/* Bring the running cgroups' clocks of this CPU to @now (cpuctx locked). */
+void perf_cgroup_update_time(struct perf_cpu_context *cpuctx, u64 now);
+bool perf_cgroup_event_runs(struct perf_event *event);
+u64 perf_cgroup_event_time(struct perf_event *event);
+u64 perf_cgroup_event_time_peek(struct perf_event *event, u64 now);
+
+static inline bool perf_cpu_has_cgroup_events(struct perf_cpu_context *cpuctx)
+{
+	return READ_ONCE(cpuctx->ctx.nr_cgroups);
+}
+#else
+static inline int perf_cgroup_connect(struct perf_event *event, int cgroup_fd,
+				      struct perf_event *group_leader)
+{
+	return -EINVAL;
+}
+
+static inline void perf_cgroup_disconnect(struct perf_event *event) { }
+static inline void perf_cgroup_switch(void) { }
+static inline void perf_cgroup_sync(struct perf_cpu_context *cpuctx, u64 now) { }
+static inline void perf_cgroup_count(struct perf_cpu_context *cpuctx,
+				     struct perf_event_context *ctx, int delta) { }
+static inline void perf_cgroup_update_time(struct perf_cpu_context *cpuctx, u64 now) { }
+static inline bool perf_cgroup_event_runs(struct perf_event *event) { return true; }
+static inline u64 perf_cgroup_event_time(struct perf_event *event) { return 0; }
+static inline u64 perf_cgroup_event_time_peek(struct perf_event *event, u64 now) { return 0; }
+static inline bool perf_cpu_has_cgroup_events(struct perf_cpu_context *cpuctx) { return false; }
+#endif
+
+static inline bool perf_event_is_cgroup(struct perf_event *event)
+{
+#ifdef CONFIG_CGROUP_PERF
+	return event->cgrp;
+#else
+	return false;
+#endif
+}
+
+/*
+ * The time, on the clock @event accrues on, of the last update: its
+ * cgroup's clock on its CPU for a cgroup event, else its context's clock.
+ */
+static inline u64 perf_event_clock_time(struct perf_event *event)
+{
+	if (perf_event_is_cgroup(event))
+		return perf_cgroup_event_time(event);
+	return event->ctx->clock.time;
+}
+
+/* The same at @now, without updating (lock-free readers). */
+static inline u64 perf_event_clock_peek(struct perf_event *event, u64 now)
+{
+	if (perf_event_is_cgroup(event))
+		return perf_cgroup_event_time_peek(event, now);
+	return perf_time_clock_peek(&event->ctx->clock, now);
+}
+
 static inline u64 perf_event_count(struct perf_event *event)
 {
 	return local64_read(&event->count) + atomic64_read(&event->child_count);

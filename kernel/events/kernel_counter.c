@@ -132,7 +132,7 @@ int perf_event_read_local(struct perf_event *event, u64 *value,
 
 		ctx = READ_ONCE(event->ctx);
 		if (ctx) {
-			u64 now = perf_time_clock_peek(&ctx->clock, perf_clock());
+			u64 now = perf_event_clock_peek(event, perf_clock());
 
 			perf_time_read(&event->times, READ_ONCE(event->state), now, &e, &r);
 		} else {

@@ -9,18 +9,14 @@
  * text_poke), the AUX area API, the user page, perf_callchain(), the
  * overflow entry point perf_event_overflow() (which does call a custom
  * overflow handler: ptrace and kgdb breakpoints, the hard-lockup watchdog),
- * the perf_snapshot_branch_stack static call, the guest callbacks, and the
- * perf_event cgroup subsystem (a minimal one: cgroup events are refused at
- * open for now).
+ * the perf_snapshot_branch_stack static call and the guest callbacks.
  *
  * Locking: none of its own.  perf_event_overflow() runs in NMI or IRQ
  * context with the event's PMU stopped or being stopped; it only reads the
  * event and may queue the event's pending irq_work.
  */
-#include <linux/cgroup.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
-#include <linux/slab.h>
 #include <linux/static_call.h>
 
 #include "internal.h"
@@ -288,37 +284,3 @@ void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 }
 EXPORT_SYMBOL_GPL(perf_unregister_guest_info_callbacks);
 #endif /* CONFIG_GUEST_PERF_EVENTS */
-
-/* ---- cgroup subsystem ----------------------------------------------------------- */
-
-#ifdef CONFIG_CGROUP_PERF
-static struct cgroup_subsys_state *perf_cgroup_css_alloc(struct cgroup_subsys_state *parent_css)
-{
-	struct perf_cgroup *cgrp = kzalloc(sizeof(*cgrp), GFP_KERNEL);
-
-	if (!cgrp)
-		return ERR_PTR(-ENOMEM);
-	cgrp->info = alloc_percpu(struct perf_cgroup_info);
-	if (!cgrp->info) {
-		kfree(cgrp);
-		return ERR_PTR(-ENOMEM);
-	}
-	return &cgrp->css;
-}
-
-static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
-{
-	struct perf_cgroup *cgrp = container_of(css, struct perf_cgroup, css);
-
-	free_percpu(cgrp->info);
-	kfree(cgrp);
-}
-
-struct cgroup_subsys perf_event_cgrp_subsys = {
-	.css_alloc	= perf_cgroup_css_alloc,
-	.css_free	= perf_cgroup_css_free,
-	/* enabled in every cgroup2 hierarchy, threaded included, as in 6.1 */
-	.implicit_on_dfl = true,
-	.threaded	= true,
-};
-#endif /* CONFIG_CGROUP_PERF */

@@ -12,9 +12,7 @@
  * ENODEV, poll() reports EPOLLHUP (what 6.1 says for an event without a
  * buffer), and sampling events opened from user space (sample_period or
  * sample_freq non-zero) are refused with EOPNOTSUPP, which is what 6.1
- * answers for a PMU that cannot sample.  cgroup events
- * (PERF_FLAG_PID_CGROUP) are not supported yet: the cgroup fd is checked as
- * 6.1 does (EBADF/EINVAL), then the open fails with EINVAL.  PMUs with
+ * answers for a PMU that cannot sample.  PMUs with
  * PERF_PMU_CAP_EXCLUSIVE get no special treatment (none in our configs).
  *
  * Locking: the open takes the target's exec_update_lock (read) around the
@@ -278,8 +276,9 @@ static int perf_open_check_attr(struct perf_event_attr *attr, pid_t pid, int cpu
 }
 
 /*
- * PERF_FLAG_PID_CGROUP: @pid is an fd of a cgroup directory.  Checked as
- * 6.1 does, then refused: cgroup events are not implemented yet.
+ * PERF_FLAG_PID_CGROUP: @pid is an fd of a cgroup directory and @cpu a CPU.
+ * The fd is checked here, before anything is allocated; perf_event_alloc()
+ * attaches the event to the cgroup (cgroup.c).
  */
 static int perf_open_cgroup(int cgroup_fd, int cpu)
 {
@@ -292,8 +291,10 @@ static int perf_open_cgroup(int cgroup_fd, int cpu)
 	if (IS_ERR(cgrp))
 		return PTR_ERR(cgrp);
 	cgroup_put(cgrp);
-#endif
+	return 0;
+#else
 	return -EINVAL;
+#endif
 }
 
 /*
@@ -408,6 +409,7 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	struct fd group = { NULL, 0 };
 	bool exec_locked = false;
 	int f_flags = O_RDWR;
+	int cgroup_fd = -1;
 	int event_fd;
 	int err;
 
@@ -426,8 +428,13 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	if (err)
 		return err;
 
-	if (flags & PERF_FLAG_PID_CGROUP)
-		return perf_open_cgroup(pid, cpu);
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		err = perf_open_cgroup(pid, cpu);
+		if (err)
+			return err;
+		cgroup_fd = pid;
+		pid = -1;
+	}
 
 	if (flags & PERF_FLAG_FD_CLOEXEC)
 		f_flags |= O_CLOEXEC;
@@ -487,7 +494,7 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		}
 	}
 
-	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL, NULL, -1);
+	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL, NULL, cgroup_fd);
 	if (IS_ERR(event)) {
 		err = PTR_ERR(event);
 		goto err_exec;

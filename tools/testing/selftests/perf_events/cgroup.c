@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup events (PERF_FLAG_PID_CGROUP: pid is a cgroup directory fd, cpu a
+ * CPU).
+ *
+ * Covers: a cgroup event counts only while a task of its cgroup runs on its
+ * CPU, and its time_enabled is the time the cgroup ran there (not the wall
+ * time since the open); moving the running task into and out of the cgroup
+ * starts and stops the count at once; an event on a parent cgroup counts
+ * the tasks of its descendants; all events of a group watch one cgroup
+ * (EINVAL otherwise).  The fd checks of the open are in attr.c.
+ *
+ * Each test mounts a cgroup v1 hierarchy with the perf_event controller in
+ * a private mount namespace, makes its cgroups under the root, pins itself
+ * to one CPU and moves itself between them; it moves back, removes them and
+ * unmounts (the controller returns to cgroup2) at the end.  Not cgroup2:
+ * there the implicit perf_event controller reaches child cgroups only once
+ * the root's controllers have been applied, which never happens in a guest
+ * whose kernel has no other controller.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "perfev.h"
+
+#define MS		1000000ULL
+#define RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Run on the CPU for @ns of this thread's CPU time. */
+static void burn_cpu_ns(__u64 ns)
+{
+	__u64 end = thread_cpu_ns() + ns;
+
+	while (thread_cpu_ns() < end)
+		perfev_burn(10000);
+}
+
+FIXTURE(cg)
+{
+	char root[64];
+	char a[96];		/* root/perfev-a */
+	char child[128];	/* root/perfev-a/c */
+	int root_fd, a_fd, child_fd;
+	int cpu;
+	cpu_set_t orig;
+	bool ready;
+};
+
+/* Move this process into the cgroup directory @dir. */
+static int move_to(const char *dir)
+{
+	char path[160];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+FIXTURE_SETUP(cg)
+{
+	char tmpl[] = "/tmp/perfev-cgXXXXXX";
+
+	self->ready = false;
+	self->root_fd = -1;
+	self->a_fd = -1;
+	self->child_fd = -1;
+	if (geteuid())
+		SKIP(return, "needs root to make cgroups");
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    !mkdtemp(tmpl))
+		SKIP(return, "no private mount namespace");
+	strcpy(self->root, tmpl);
+	if (mount("none", self->root, "cgroup", 0, "perf_event")) {
+		rmdir(self->root);
+		SKIP(return, "cannot mount a perf_event cgroup hierarchy (errno %d)", errno);
+	}
+	snprintf(self->a, sizeof(self->a), "%s/perfev-a.%d", self->root, getpid());
+	snprintf(self->child, sizeof(self->child), "%s/c", self->a);
+	ASSERT_EQ(0, mkdir(self->a, 0755));
+	ASSERT_EQ(0, mkdir(self->child, 0755));
+	self->root_fd = open(self->root, O_RDONLY | O_DIRECTORY);
+	self->a_fd = open(self->a, O_RDONLY | O_DIRECTORY);
+	self->child_fd = open(self->child, O_RDONLY | O_DIRECTORY);
+	ASSERT_GE(self->child_fd, 0);
+	self->cpu = perfev_pin_here(&self->orig);
+	ASSERT_GE(self->cpu, 0);
+	self->ready = true;
+}
+
+FIXTURE_TEARDOWN(cg)
+{
+	if (!self->ready)
+		return;
+	move_to(self->root);
+	perfev_unpin(&self->orig);
+	close(self->child_fd);
+	close(self->a_fd);
+	close(self->root_fd);
+	rmdir(self->child);
+	rmdir(self->a);
+	umount(self->root);
+	rmdir(self->root);
+}
+
+static int open_cgroup_clock(int cg_fd, int cpu, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	attr.read_format = RF_TIMES;
+	attr.disabled = 0;
+	return perfev_open(&attr, cg_fd, cpu, group_fd, PERF_FLAG_PID_CGROUP);
+}
+
+TEST_F(cg, counts_only_while_its_cgroup_runs)
+{
+	struct perfev_value v0, v1, v2;
+	int fd;
+
+	fd = open_cgroup_clock(self->a_fd, self->cpu, -1);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+
+	/* outside the cgroup: nothing of ours is counted */
+	burn_cpu_ns(30 * MS);
+	ASSERT_EQ(0, perfev_read_value(fd, &v0));
+	EXPECT_LT(v0.value, 10 * MS)
+		TH_LOG("counted %llu ns outside", (unsigned long long)v0.value);
+	EXPECT_LT(v0.enabled, 10 * MS);
+
+	/* inside: our CPU time shows up, and so does the cgroup's time */
+	ASSERT_EQ(0, move_to(self->a));
+	burn_cpu_ns(50 * MS);
+	ASSERT_EQ(0, perfev_read_value(fd, &v1));
+	EXPECT_GE(v1.value - v0.value, 45 * MS)
+		TH_LOG("counted %llu ns inside", (unsigned long long)(v1.value - v0.value));
+	EXPECT_GE(v1.enabled - v0.enabled, 45 * MS);
+	/* a software event always runs while its cgroup does */
+	EXPECT_EQ(v1.enabled, v1.running);
+
+	/* out again: the count stops */
+	ASSERT_EQ(0, move_to(self->root));
+	burn_cpu_ns(30 * MS);
+	ASSERT_EQ(0, perfev_read_value(fd, &v2));
+	EXPECT_LT(v2.value - v1.value, 10 * MS)
+		TH_LOG("counted %llu ns after leaving", (unsigned long long)(v2.value - v1.value));
+	EXPECT_LT(v2.enabled - v1.enabled, 10 * MS);
+	close(fd);
+}
+
+TEST_F(cg, parent_cgroup_counts_its_descendants)
+{
+	struct perfev_value v;
+	int fd;
+
+	fd = open_cgroup_clock(self->a_fd, self->cpu, -1);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, move_to(self->child));
+	burn_cpu_ns(40 * MS);
+	ASSERT_EQ(0, move_to(self->root));
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	EXPECT_GE(v.value, 35 * MS) TH_LOG("counted %llu ns", (unsigned long long)v.value);
+	close(fd);
+}
+
+TEST_F(cg, child_cgroup_does_not_count_its_parent)
+{
+	struct perfev_value v;
+	int fd;
+
+	fd = open_cgroup_clock(self->child_fd, self->cpu, -1);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, move_to(self->a));
+	burn_cpu_ns(40 * MS);
+	ASSERT_EQ(0, move_to(self->root));
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	EXPECT_LT(v.value, 10 * MS) TH_LOG("counted %llu ns", (unsigned long long)v.value);
+	close(fd);
+}
+
+TEST_F(cg, group_members_watch_one_cgroup)
+{
+	int leader, fd;
+
+	leader = open_cgroup_clock(self->a_fd, self->cpu, -1);
+	ASSERT_GE(leader, 0) TH_LOG("errno %d", errno);
+	/* same cgroup: a member */
+	fd = open_cgroup_clock(self->a_fd, self->cpu, leader);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	close(fd);
+	/* another cgroup, even a descendant: EINVAL */
+	EXPECT_EQ(-1, open_cgroup_clock(self->child_fd, self->cpu, leader));
+	EXPECT_EQ(EINVAL, errno);
+	close(leader);
+}
+
+TEST_HARNESS_MAIN
