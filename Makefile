@@ -8,11 +8,10 @@
 # Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
 #            SUITES=perfev,upstream,perftest  TESTS=attr,groups  TAG=name
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
-#            CORE=ours (IMPL=new: the new core in progress, built on request)
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD CORE
+export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD
 
 .PHONY: all run check deps kernel clean distclean
 

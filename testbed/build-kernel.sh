@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build one testbed kernel: build-kernel.sh ARCH IMPL DEBUG (CORE=ours: see common.sh)
+# Build one testbed kernel: build-kernel.sh ARCH IMPL DEBUG
 # Prints the path of the bootable image on stdout.
 . "$(dirname "$0")/common.sh"
 

@@ -4,7 +4,6 @@
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
 #   SUITES=perfev,upstream,perftest  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
-#   CORE=ours (IMPL=new: build the new core in progress; see common.sh)
 # Ends with `N passed, N failed, N skipped` over all arches; exit 1 on failure.
 . "$(dirname "$0")/common.sh"
 

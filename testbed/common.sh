@@ -5,7 +5,6 @@
 #   build/base/linux-6.1.y/        pristine unpacked Debian linux-source-6.1
 #   build/src-new/                 base + our overlay + patches - removed files
 #   build/src-upstream/            base + testbed-only drivers (testbed/upstream-files)
-#   build/src-ours/                CORE=ours: src-new + the new core in progress
 #   build/obj/<arch>-<impl>[-debug]/  out-of-tree kernel objects (O=)
 #   build/guest/<arch>/            static test binaries and initramfs trees
 set -euo pipefail
@@ -48,12 +47,10 @@ tree_version() {
 	awk -F' = ' '/^VERSION =/{v=$2} /^PATCHLEVEL =/{p=$2} /^SUBLEVEL =/{s=$2} END{print v"."p"."s}' "$1/Makefile"
 }
 
-# The tree variant built for IMPL (and CORE): "upstream", "new" (the landed
-# state) or "ours" (IMPL=new CORE=ours: the new core in progress, which
-# also overlays testbed/ours-only-files and removes testbed/ours-removed-files).
+# The tree variant built for IMPL: "upstream" or "new" (our core).
 impl_variant() {
 	case "$1" in
-	new) if [ "${CORE:-}" = ours ]; then echo ours; else echo new; fi ;;
+	new) echo new ;;
 	upstream) echo upstream ;;
 	*) die "unknown IMPL '$1' (new or upstream)" ;;
 	esac
@@ -62,7 +59,7 @@ impl_variant() {
 # Source tree used to build a variant.
 impl_src() {
 	case "$1" in
-	upstream | new | ours) echo "$BUILD/src-$1" ;;
+	upstream | new) echo "$BUILD/src-$1" ;;
 	*) die "unknown IMPL '$1' (new or upstream)" ;;
 	esac
 }

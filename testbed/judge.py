@@ -14,8 +14,7 @@ Exit status: 0 when nothing failed.
 Expected-results file lines:  PATTERN<TAB>IMPLS<TAB>REASON
   PATTERN  fnmatch pattern on a test id (suite/binary:test)
   IMPLS    'all' (fails on upstream too, for the environmental REASON),
-           'new' (not yet implemented by our core), 'ours' (not yet done by
-           the core in progress, CORE=ours) or 'upstream' (an upstream bug
+           'new' (not yet implemented by our core) or 'upstream' (an upstream bug
            that our core fixes)
 A PATTERN starting with 'kernel:splat:' matches a splat line of the console
 (timestamp removed) that is then tolerated, reported as one skipped result.
@@ -49,11 +48,10 @@ def load_expected(path, impl):
         if not line:
             continue
         parts = [f.strip() for f in re.split(r"\t+", line, maxsplit=2)]
-        if len(parts) < 3 or parts[1] not in ("all", "new", "upstream", "ours"):
+        if len(parts) < 3 or parts[1] not in ("all", "new", "upstream"):
             sys.exit(f"judge: malformed line in {path}: {line}")
         pat, impls, reason = parts
-        # "ours" (CORE=ours, the core in progress) also takes "new" entries
-        if impls == "all" or impls == impl or (impl == "ours" and impls == "new"):
+        if impls == "all" or impls == impl:
             rules.append((pat, reason))
     return rules
 

@@ -1,13 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Make the source tree of one implementation: overlay.sh [new|ours|upstream]
+# Make the source tree of one implementation: overlay.sh [new|upstream]
 #   new:      build/src-new = pristine base + our overlay + patches/series
-#             - the files listed in testbed/removed-files; our files listed
-#             in testbed/ours-only-files are left out, and patches marked
-#             "ours" are not applied
-#   ours:     build/src-ours = like new, plus testbed/ours-only-files and the
-#             "ours" patches, minus testbed/ours-removed-files (CORE=ours:
-#             the new core in progress, built only on request)
+#             - the files listed in testbed/removed-files
 #   upstream: build/src-upstream = pristine base + the testbed-only drivers
 #             listed in testbed/upstream-files + the patches/series entries
 #             marked "both" (their Kconfig/Makefile lines): plain 6.1 drivers
@@ -24,7 +19,6 @@ base=$(base_dir)
 src=$(impl_src "$impl")
 stage="$BUILD/stage-$impl"
 removed_manifests=("$TOP/testbed/removed-files")
-[ "$impl" = ours ] && removed_manifests+=("$TOP/testbed/ours-removed-files")
 [ "$impl" = upstream ] && removed_manifests=()
 manifest() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$@"; }
 
@@ -54,12 +48,7 @@ list_files() {
 		[ -d "$base/$d" ] && roots+=("$d")
 	done
 	[ ${#roots[@]} -gt 0 ] || return 0
-	if [ "$impl" = new ]; then
-		(cd "$TOP" && git ls-files -co --exclude-standard -- "${roots[@]}") |
-			grep -vxF -f <(manifest "$TOP/testbed/ours-only-files"; echo /nonexistent)
-	else
-		(cd "$TOP" && git ls-files -co --exclude-standard -- "${roots[@]}")
-	fi
+	(cd "$TOP" && git ls-files -co --exclude-standard -- "${roots[@]}")
 }
 list_files | while read -r f; do
 	[ -f "$TOP/$f" ] || continue
@@ -72,7 +61,6 @@ if [ -f "$TOP/patches/series" ]; then
 	while read -r p scope _; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ "$impl" = upstream ] && [ "${scope:-}" != both ] && continue
-		[ "$impl" = new ] && [ "${scope:-}" = ours ] && continue
 		pf="$TOP/patches/$p"
 		[ -f "$pf" ] || die "patch $p listed in patches/series does not exist"
 		sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$pf" | while read -r t; do
