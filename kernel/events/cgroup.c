@@ -122,16 +122,21 @@ u64 perf_cgroup_event_time_peek(struct perf_event *event, u64 now)
 void perf_cgroup_switch(void)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx;
 
 	if (!READ_ONCE(cpuctx->ctx.nr_cgroups) ||
 	    perf_cgroup_from_task(current, NULL) == READ_ONCE(cpuctx->cgrp))
 		return;
-	perf_ctx_lock(cpuctx, NULL);
+	/* the CPU's groups go back on around the task's: lock and time both */
+	task_ctx = cpuctx->task_ctx;
+	perf_ctx_lock(cpuctx, task_ctx);
 	if (cpuctx->ctx.is_active) {
+		if (task_ctx && task_ctx->is_active)
+			perf_ctx_update_time(task_ctx);
 		perf_ctx_sched_out(cpuctx, &cpuctx->ctx);
 		perf_ctx_sched_in(cpuctx, &cpuctx->ctx);
 	}
-	perf_ctx_unlock(cpuctx, NULL);
+	perf_ctx_unlock(cpuctx, task_ctx);
 }
 
 /* ---- attaching events ------------------------------------------------------ */
