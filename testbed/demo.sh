@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make run: build the x86_64 kernel (IMPL, default new), boot it in QEMU and run
-# perf stat / perf record / perf report --stdio inside the guest.
+# perf stat (and perf record, refused until part 2 of the core) inside the guest.
 . "$(dirname "$0")/common.sh"
 
 IMPL=${IMPL:-new}
