@@ -23,6 +23,9 @@
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
+/* CPU contexts' locks are a class of their own: a task's nests inside. */
+static struct lock_class_key perf_cpu_ctx_lock_key;
+
 static void perf_ctx_init(struct perf_event_context *ctx, struct task_struct *task)
 {
 	raw_spin_lock_init(&ctx->lock);
@@ -42,6 +45,7 @@ void perf_contexts_init(void)
 		struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_ctx, cpu);
 
 		perf_ctx_init(&cpuctx->ctx, NULL);
+		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
 		cpuctx->task_ctx = NULL;
 	}
 }
