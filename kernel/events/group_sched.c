@@ -640,6 +640,12 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 		cpmu = NULL;
 	if (cpmu)
 		perf_ctx_pmu_unlink_locked(cpmu);
+	/*
+	 * An empty task context does not stay scheduled in: the context
+	 * switch hooks that would take it out go away with the last event.
+	 */
+	if (cpuctx && ctx->task && !ctx->nr_events)
+		perf_ctx_sched_out(cpuctx, ctx);
 }
 
 void perf_remove_from_context(struct perf_event *event, unsigned long flags)

@@ -11,10 +11,12 @@
  * the sum; opening on an exited (zombie or reaped) task is ESRCH; an fd sent
  * over a unix socket (SCM_RIGHTS) keeps counting the sender and controls it;
  * thousands of events opened and closed with fd numbers reused; concurrent
- * read/ioctl/close from several threads fail only with EBADF; CPU hotplug:
- * a per-CPU event stops counting when its CPU goes offline, opening one on
- * an offline CPU is ENODEV, and (6.1) the old event stays detached after
- * the CPU comes back while a new one counts.
+ * read/ioctl/close from several threads fail only with EBADF; a task whose
+ * last event was closed while it ran, and which then slept, takes a new
+ * event at once and counts; CPU hotplug: a per-CPU event stops counting
+ * when its CPU goes offline, opening one on an offline CPU is ENODEV, and
+ * (6.1) the old event stays detached after the CPU comes back while a new
+ * one counts.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -371,6 +373,112 @@ TEST(fd_passed_over_unix_socket_keeps_counting)
 	ASSERT_EQ(0, perfev_read_value(fd, &v3));
 	EXPECT_EQ(v2.value, v3.value);
 	close(fd);
+}
+
+/* The state letter of @pid in /proc/<pid>/stat, or 0. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+static void pin_to(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
+/*
+ * A task's last event is closed while the task runs on another CPU; the
+ * task then sleeps.  A new event on it must open at once and count once
+ * it runs again.  (Nothing is left to count in between, so the kernel may
+ * switch its context-switch hooks off before the task sleeps: its empty
+ * context must not be left looking scheduled in.)  The task spins as a
+ * real-time task so that no kernel thread switches it out too early; a
+ * few rounds, since the window depends on timing.
+ */
+TEST(open_on_sleeping_task_whose_last_event_closed_while_it_ran)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+	struct perf_event_attr attr;
+	int wake[2], fd, i, round, status;
+	volatile int *phase;
+	cpu_set_t saved;
+	__u64 count;
+	char ch = 0;
+	pid_t pid;
+
+	if (perfev_nr_cpus() < 2)
+		SKIP(return, "needs two online CPUs");
+	phase = mmap(NULL, pgsz(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, phase);
+	ASSERT_EQ(0, pipe(wake));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = 0;
+	pin_to(0);
+
+	for (round = 0; round < 3; round++) {
+		*phase = 0;
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			pin_to(1);
+			sched_setscheduler(0, SCHED_FIFO, &fifo);
+			*phase = 1;
+			while (*phase == 1)
+				;
+			if (read(wake[0], &ch, 1) != 1)
+				_exit(1);
+			perfev_burn(1000000);
+			_exit(0);
+		}
+		for (i = 0; i < 5000 && *phase != 1; i++)
+			usleep(1000);
+		EXPECT_EQ(1, *phase);
+
+		fd = perfev_open(&attr, pid, -1, -1, 0);
+		EXPECT_GE(fd, 0);
+		if (fd >= 0)
+			close(fd);		/* the child is running on CPU 1 */
+		usleep(100000);			/* time for the hooks to go off */
+		*phase = 2;			/* the child goes to sleep */
+		for (i = 0; i < 5000 && task_state(pid) != 'S'; i++)
+			usleep(1000);
+		EXPECT_EQ('S', task_state(pid));
+
+		fd = perfev_open(&attr, pid, -1, -1, 0);
+		EXPECT_GE(fd, 0);
+		EXPECT_EQ(1, write(wake[1], &ch, 1));
+		EXPECT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		if (fd >= 0) {
+			count = 0;
+			EXPECT_EQ(0, perfev_read_count(fd, &count));
+			EXPECT_GT(count, 0ULL);
+			close(fd);
+		}
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	close(wake[0]);
+	close(wake[1]);
+	munmap((void *)phase, pgsz());
 }
 
 #define MANY	2000
