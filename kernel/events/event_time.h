@@ -131,4 +131,14 @@ static inline void perf_time_reset(struct perf_time_totals *t, u64 ctx_time)
 	t->tstamp = ctx_time;
 }
 
+/*
+ * An event joining a context at @ctx_time keeps its totals: a new event's
+ * are zero, an event moved from another context (perf_pmu_migrate_context())
+ * carries on from what it had there.
+ */
+static inline void perf_time_rebase(struct perf_time_totals *t, u64 ctx_time)
+{
+	t->tstamp = ctx_time;
+}
+
 #endif /* _KERNEL_EVENTS_EVENT_TIME_H */

@@ -500,7 +500,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	struct perf_event *leader = event->group_leader;
 
 	perf_op_begin(cpuctx, ctx);
-	perf_time_reset(&event->times, perf_event_clock_time(event));
+	perf_time_rebase(&event->times, perf_event_clock_time(event));
 	/* a part created after the context was scheduled in joins it now */
 	if (cpuctx && ctx->is_active) {
 		cpmu->scheduled = true;
@@ -594,7 +594,8 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 		state = PERF_EVENT_STATE_EXIT;
 	if (flags & DETACH_DEAD)
 		state = PERF_EVENT_STATE_DEAD;
-	if (event->state > PERF_EVENT_STATE_OFF || state < PERF_EVENT_STATE_OFF)
+	if (!(flags & DETACH_MOVE) &&
+	    (event->state > PERF_EVENT_STATE_OFF || state < PERF_EVENT_STATE_OFF))
 		perf_event_set_state(event, state);
 
 	if (leader == event) {
@@ -897,20 +898,10 @@ void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, boo
 	}
 }
 
-/* ---- tick and migration ------------------------------------------------------ */
+/* ---- tick ------------------------------------------------------ */
 
 void perf_event_task_tick(void)
 {
 	/* part 2: unthrottling and frequency adjustment */
 }
 
-void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
-{
-	/*
-	 * Uncore PMUs move their CPU events when the designated CPU goes
-	 * offline.  No PMU of the testbed configurations does; part 2 adds
-	 * this with the ring buffer (events keep their buffers).
-	 */
-	WARN_ONCE(1, "perf: %s() is not implemented yet\n", __func__);
-}
-EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);

@@ -4,8 +4,8 @@
  * through a fake PMU with two counters and in-kernel CPU counters: pinned
  * groups that do not fit go to ERROR, flexible groups that do not fit wait
  * and are rotated in, a group goes on whole or not at all, an exclusive
- * group runs alone, and disable/enable move events between OFF and the
- * scheduled states.
+ * group runs alone, disable/enable move events between OFF and the
+ * scheduled states, and perf_pmu_migrate_context() moves groups whole.
  *
  * Locking: none of its own; the fake PMU's per-CPU state is touched only
  * by the core's add/del/txn callbacks, on that CPU with IRQs off.
@@ -249,6 +249,42 @@ static void test_disable_enable(struct kunit *test)
 	KUNIT_EXPECT_GT(test, running2, running);
 }
 
+static void test_migrate_moves_groups_whole(struct kunit *test)
+{
+	struct sched_test_ctx *st = test->priv;
+	int dst = cpumask_next(st->cpu, cpu_online_mask);
+	struct perf_event *lead, *sib, *off;
+	u64 enabled, running, enabled2, running2;
+
+	if (dst >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	lead = open_event(test, false, false, NULL);
+	sib = open_event(test, false, false, lead);
+	off = open_event(test, false, false, NULL);
+	perf_event_disable(off);
+	msleep(20);
+	perf_event_read_value(lead, &enabled, &running);
+	KUNIT_EXPECT_GT(test, running, 0ULL);
+
+	perf_pmu_migrate_context(&fake_pmu, st->cpu, dst);
+	/* the group runs on the other CPU, whole, and has kept its times */
+	KUNIT_EXPECT_EQ(test, lead->cpu, dst);
+	KUNIT_EXPECT_PTR_EQ(test, lead->ctx, &per_cpu_ptr(&perf_cpu_ctx, dst)->ctx);
+	KUNIT_EXPECT_PTR_EQ(test, sib->group_leader, lead);
+	KUNIT_EXPECT_EQ(test, lead->nr_siblings, 1);
+	KUNIT_EXPECT_EQ(test, lead->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, sib->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(lead->oncpu), dst);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, st->cpu)->used, 0);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, dst)->used, 2);
+	perf_event_read_value(lead, &enabled2, &running2);
+	KUNIT_EXPECT_GE(test, enabled2, enabled);
+	KUNIT_EXPECT_GE(test, running2, running);
+	/* a disabled event moves and stays disabled */
+	KUNIT_EXPECT_EQ(test, off->cpu, dst);
+	KUNIT_EXPECT_EQ(test, off->state, PERF_EVENT_STATE_OFF);
+}
+
 static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_pinned_overflow_goes_to_error),
 	KUNIT_CASE(test_pinned_before_flexible),
@@ -256,6 +292,7 @@ static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_flexible_groups_rotate),
 	KUNIT_CASE(test_exclusive_runs_alone),
 	KUNIT_CASE(test_disable_enable),
+	KUNIT_CASE(test_migrate_moves_groups_whole),
 	{}
 };
 

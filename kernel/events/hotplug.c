@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CPU hotplug: making a CPU's context usable when the CPU comes up, and
- * emptying it when the CPU goes down.
+ * emptying it when the CPU goes down; and perf_pmu_migrate_context(), which
+ * PMU drivers call from their own hotplug callbacks.
  *
  * Owns: perf_cpu_context.online.
  *
@@ -28,7 +29,8 @@
  * Locking: the CPU context's ctx->mutex around the whole transition (so
  * syscall.c's online check under that mutex sees a stable answer);
  * online is written under ctx->lock too, on the CPU, since
- * event_function_call() reads it there.
+ * event_function_call() reads it there.  A migration holds both CPU
+ * contexts' mutexes, the one at the lower address first.
  */
 #include <linux/cpu.h>
 #include <linux/smp.h>
@@ -106,6 +108,77 @@ int perf_event_exit_cpu(unsigned int cpu)
 		perf_swevent_exit_cpu(cpu);
 	return 0;
 }
+
+/* ---- moving a PMU's events to another CPU ------------------------------- */
+
+/* The first group of @pmu in CPU context @ctx, or NULL. */
+static struct perf_event *first_group_of(struct perf_event_context *ctx, struct pmu *pmu)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->group_leader == event && event->ctx_pmu->pmu == pmu)
+			return event;
+	}
+	return NULL;
+}
+
+/* Take @event out of its CPU context; it keeps its count, times and state. */
+static void migrate_out(struct perf_event *event)
+{
+	perf_remove_from_context(event, DETACH_MOVE);
+	perf_ctx_put(event->ctx);
+}
+
+/* Put @event into CPU @cpu's context; one in error gets another chance. */
+static void migrate_in(struct perf_event *event, struct perf_event_context *ctx, int cpu)
+{
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		event->state = PERF_EVENT_STATE_INACTIVE;
+	event->cpu = cpu;
+	perf_ctx_get(ctx);
+	perf_install_in_context(ctx, event, cpu);
+}
+
+/*
+ * Move every group of @pmu from CPU @src_cpu's context to @dst_cpu's, as
+ * uncore drivers do when the CPU that reads their counters goes offline.
+ * A group moves whole, members out before their leader and in after it;
+ * each event keeps its file, count, times and whether it is enabled.
+ */
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
+{
+	struct perf_event_context *src = &per_cpu_ptr(&perf_cpu_ctx, src_cpu)->ctx;
+	struct perf_event_context *dst = &per_cpu_ptr(&perf_cpu_ctx, dst_cpu)->ctx;
+	struct perf_event *leader, *event, *tmp;
+	LIST_HEAD(members);
+
+	if (src == dst)
+		return;
+	if (src < dst) {
+		mutex_lock(&src->mutex);
+		mutex_lock_nested(&dst->mutex, SINGLE_DEPTH_NESTING);
+	} else {
+		mutex_lock(&dst->mutex);
+		mutex_lock_nested(&src->mutex, SINGLE_DEPTH_NESTING);
+	}
+	while ((leader = first_group_of(src, pmu))) {
+		list_for_each_entry(event, &leader->sibling_list, sibling_list)
+			list_add_tail(&event->migrate_entry, &members);
+		list_for_each_entry(event, &members, migrate_entry)
+			migrate_out(event);
+		migrate_out(leader);
+		migrate_in(leader, dst, dst_cpu);
+		list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
+			list_del_init(&event->migrate_entry);
+			event->group_leader = leader;
+			migrate_in(event, dst, dst_cpu);
+		}
+	}
+	mutex_unlock(&src->mutex);
+	mutex_unlock(&dst->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
 
 void __init perf_hotplug_init(void)
 {

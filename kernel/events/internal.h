@@ -143,6 +143,7 @@ void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *
 #define DETACH_GROUP	0x01UL	/* break the group: siblings become leaders */
 #define DETACH_EXIT	0x02UL	/* the task exits: state EXIT */
 #define DETACH_DEAD	0x04UL	/* the event is being freed: state DEAD */
+#define DETACH_MOVE	0x08UL	/* it moves to another context: state kept */
 /* Unschedule @event and take it out of its context (ctx->mutex held). */
 void perf_remove_from_context(struct perf_event *event, unsigned long flags);
 /* ctx->mutex held variants of perf_event_enable/disable. */

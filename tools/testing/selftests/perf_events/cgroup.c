@@ -174,34 +174,45 @@ TEST_F(cg, counts_only_while_its_cgroup_runs)
 	close(fd);
 }
 
+/*
+ * cpu-clock of a cgroup event on @event_cg_fd while this process burns 40 ms
+ * of CPU time in cgroup directory @dir, into @ns; -1 (errno set) on failure.
+ */
+static int clock_while_in(int event_cg_fd, int cpu, const char *dir, const char *root,
+			  __u64 *ns)
+{
+	struct perfev_value v = { 0 };
+	int fd, err = 0;
+
+	fd = open_cgroup_clock(event_cg_fd, cpu, -1);
+	if (fd < 0)
+		return -1;
+	if (move_to(dir))
+		err = -1;
+	burn_cpu_ns(40 * MS);
+	if (move_to(root) || perfev_read_value(fd, &v))
+		err = -1;
+	close(fd);
+	*ns = v.value;
+	return err;
+}
+
 TEST_F(cg, parent_cgroup_counts_its_descendants)
 {
-	struct perfev_value v;
-	int fd;
+	__u64 ns;
 
-	fd = open_cgroup_clock(self->a_fd, self->cpu, -1);
-	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
-	ASSERT_EQ(0, move_to(self->child));
-	burn_cpu_ns(40 * MS);
-	ASSERT_EQ(0, move_to(self->root));
-	ASSERT_EQ(0, perfev_read_value(fd, &v));
-	EXPECT_GE(v.value, 35 * MS) TH_LOG("counted %llu ns", (unsigned long long)v.value);
-	close(fd);
+	ASSERT_EQ(0, clock_while_in(self->a_fd, self->cpu, self->child, self->root, &ns))
+		TH_LOG("errno %d", errno);
+	EXPECT_GE(ns, 35 * MS) TH_LOG("counted %llu ns", (unsigned long long)ns);
 }
 
 TEST_F(cg, child_cgroup_does_not_count_its_parent)
 {
-	struct perfev_value v;
-	int fd;
+	__u64 ns;
 
-	fd = open_cgroup_clock(self->child_fd, self->cpu, -1);
-	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
-	ASSERT_EQ(0, move_to(self->a));
-	burn_cpu_ns(40 * MS);
-	ASSERT_EQ(0, move_to(self->root));
-	ASSERT_EQ(0, perfev_read_value(fd, &v));
-	EXPECT_LT(v.value, 10 * MS) TH_LOG("counted %llu ns", (unsigned long long)v.value);
-	close(fd);
+	ASSERT_EQ(0, clock_while_in(self->child_fd, self->cpu, self->a, self->root, &ns))
+		TH_LOG("errno %d", errno);
+	EXPECT_LT(ns, 10 * MS) TH_LOG("counted %llu ns", (unsigned long long)ns);
 }
 
 TEST_F(cg, group_members_watch_one_cgroup)
