@@ -15,11 +15,13 @@
  * answers for a PMU that cannot sample.  PMUs with
  * PERF_PMU_CAP_EXCLUSIVE get no special treatment (none in our configs).
  *
- * Locking: the open takes the target's exec_update_lock (read) around the
- * permission check and the install, then the context's ctx->mutex for the
- * group checks and the install; the opener's perf_event_mutex is taken
- * alone afterwards to link the event on its owner's list.  read() runs
- * under perf_event_ctx_lock().  perf_event_wakeup() takes no sleeping lock.
+ * Locking: the open allocates the event first (a PMU's event_init may take
+ * locks of its own, even the target's exec_update_lock), then takes the
+ * target's exec_update_lock (read) around the permission check and the
+ * install, then the context's ctx->mutex for the group checks and the
+ * install; the opener's perf_event_mutex is taken alone afterwards to link
+ * the event on its owner's list.  read() runs under perf_event_ctx_lock().
+ * perf_event_wakeup() takes no sleeping lock.
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
@@ -483,21 +485,10 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto err_task;
 	}
 
-	if (task) {
-		err = down_read_interruptible(&task->signal->exec_update_lock);
-		if (err)
-			goto err_task;
-		exec_locked = true;
-		if (!perf_open_task_allowed(&attr, task)) {
-			err = -EACCES;
-			goto err_exec;
-		}
-	}
-
 	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL, NULL, cgroup_fd);
 	if (IS_ERR(event)) {
 		err = PTR_ERR(event);
-		goto err_exec;
+		goto err_task;
 	}
 
 	err = perf_open_set_clock(event);
@@ -513,6 +504,21 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	if (!group_leader && (event->event_caps & PERF_EV_CAP_SIBLING)) {
 		err = -EINVAL;
 		goto err_event;
+	}
+
+	/*
+	 * After the allocation, as in 6.1: a PMU's event_init may itself take
+	 * the target's exec_update_lock (a uprobe on /proc/self/exe).
+	 */
+	if (task) {
+		err = down_read_interruptible(&task->signal->exec_update_lock);
+		if (err)
+			goto err_event;
+		exec_locked = true;
+		if (!perf_open_task_allowed(&attr, task)) {
+			err = -EACCES;
+			goto err_event;
+		}
 	}
 
 	ctx = perf_find_get_context(task, event->cpu);
@@ -585,7 +591,6 @@ err_ctx:
 	perf_ctx_put(ctx);
 err_event:
 	perf_free_event(event);
-err_exec:
 	if (exec_locked)
 		up_read(&task->signal->exec_update_lock);
 err_task:
