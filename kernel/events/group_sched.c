@@ -450,7 +450,8 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 		perf_cgroup_switch();
 	if (ctx && READ_ONCE(ctx->nr_events) && READ_ONCE(ctx->task) == task) {
 		perf_ctx_lock(cpuctx, ctx);
-		if (!cpuctx->task_ctx)
+		/* the previous task's context went out with it (or was empty) */
+		if (!WARN_ON_ONCE(cpuctx->task_ctx))
 			perf_ctx_sched_in(cpuctx, ctx);
 		perf_ctx_unlock(cpuctx, ctx);
 	}
