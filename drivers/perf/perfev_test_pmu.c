@@ -11,7 +11,9 @@
  *
  *   0x01 ns        any counter          0x10 ns_pmc0    counter 0 only
  *   0x02 ns_x2     any counter, x2      0x11 ns_pmc01   counter 0 or 1
- *   0x03 ns_x3     any counter, x3
+ *   0x03 ns_x3     any counter, x3      0x20 ns_nofork  as ns, but an
+ *                                            inherited copy is refused
+ *                                            (ENOSPC), so a fork fails
  *
  * Sampling: each counter has a pinned hard-irq hrtimer standing in for its
  * overflow interrupt.  It fires when the counter reaches the event's period
@@ -19,6 +21,9 @@
  * interrupted registers, as a hardware PMU's interrupt handler would, so the
  * core's overflow, throttling, freq and PERF_SAMPLE_READ paths run for
  * "hardware" events where no real PMU exists.
+ *
+ * A second PMU, "perfev_uncore", stands for an uncore PMU (no task
+ * contexts); see ptp_uncore_pmu below.
  *
  * It is a plain driver of the 6.1 struct pmu API, built into both the
  * upstream and the new core in the testbed.
@@ -45,6 +50,7 @@
 #define PTP_START	0x1	/* hw.flags: start when the transaction commits */
 #define PTP_MIN_NS	10000	/* overflow timers at most every 10 us */
 #define PTP_MAX_CATCHUP	16	/* periods reported by one late timer */
+#define PTP_NOFORK	0x20	/* the event that cannot be inherited */
 
 struct ptp_event_desc {
 	u64 config;
@@ -58,6 +64,7 @@ static const struct ptp_event_desc ptp_events[] = {
 	{ 0x03, PTP_ALL, 3 },
 	{ 0x10, BIT(0),  1 },
 	{ 0x11, BIT(0) | BIT(1), 1 },
+	{ PTP_NOFORK, PTP_ALL, 1 },
 };
 
 struct ptp_counter {
@@ -460,6 +467,9 @@ static int ptp_event_init(struct perf_event *event)
 	/* it counts scheduled-in time: there is no user/kernel split */
 	if (event->attr.exclude_user || event->attr.exclude_kernel)
 		return -EOPNOTSUPP;
+	/* a PMU without room for the copy a fork needs */
+	if (event->attr.config == PTP_NOFORK && event->parent)
+		return -ENOSPC;
 	event->hw.idx = -1;
 	return ptp_validate_group(event);
 }
@@ -482,6 +492,7 @@ PTP_EVENT_ATTR(ns_x2, "event=0x02");
 PTP_EVENT_ATTR(ns_x3, "event=0x03");
 PTP_EVENT_ATTR(ns_pmc0, "event=0x10");
 PTP_EVENT_ATTR(ns_pmc01, "event=0x11");
+PTP_EVENT_ATTR(ns_nofork, "event=0x20");
 
 static struct attribute *ptp_event_attrs[] = {
 	&ptp_attr_ns.attr.attr,
@@ -489,6 +500,7 @@ static struct attribute *ptp_event_attrs[] = {
 	&ptp_attr_ns_x3.attr.attr,
 	&ptp_attr_ns_pmc0.attr.attr,
 	&ptp_attr_ns_pmc01.attr.attr,
+	&ptp_attr_ns_nofork.attr.attr,
 	NULL,
 };
 
@@ -519,10 +531,88 @@ static struct pmu ptp_pmu = {
 	.cancel_txn	= ptp_cancel_txn,
 };
 
+/*
+ * "perfev_uncore": an uncore-style PMU (perf_invalid_context), with one
+ * event, 0x01, counting the nanoseconds it is started.  Like an uncore
+ * driver it takes only CPU events and cannot sample; unlike most, it does
+ * not refuse cpu == -1 itself, so that the core's own rule (no task or
+ * cgroup events on a PMU without task contexts) is what tests see.
+ */
+static struct pmu ptp_uncore_pmu;
+
+static void ptp_uncore_update(struct perf_event *event)
+{
+	u64 now = local_clock();
+	u64 prev = local64_xchg(&event->hw.prev_count, now);
+
+	local64_add(now - prev, &event->count);
+}
+
+static void ptp_uncore_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, local_clock());
+	event->hw.state = 0;
+}
+
+static void ptp_uncore_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	ptp_uncore_update(event);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int ptp_uncore_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		ptp_uncore_start(event, flags);
+	return 0;
+}
+
+static void ptp_uncore_del(struct perf_event *event, int flags)
+{
+	ptp_uncore_stop(event, flags);
+}
+
+static void ptp_uncore_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		ptp_uncore_update(event);
+}
+
+static int ptp_uncore_event_init(struct perf_event *event)
+{
+	if (event->attr.type != ptp_uncore_pmu.type)
+		return -ENOENT;
+	if (event->attr.config != 0x01)
+		return -EINVAL;
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static const struct attribute_group *ptp_uncore_attr_groups[] = {
+	&ptp_format_group,
+	NULL,
+};
+
+static struct pmu ptp_uncore_pmu = {
+	.task_ctx_nr	= perf_invalid_context,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.attr_groups	= ptp_uncore_attr_groups,
+	.event_init	= ptp_uncore_event_init,
+	.add		= ptp_uncore_add,
+	.del		= ptp_uncore_del,
+	.start		= ptp_uncore_start,
+	.stop		= ptp_uncore_stop,
+	.read		= ptp_uncore_read,
+};
+
 static int __init ptp_init(void)
 {
 	struct hrtimer *timer;
-	int cpu, i;
+	int cpu, i, ret;
 
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < PTP_NR_COUNTERS; i++) {
@@ -531,6 +621,9 @@ static int __init ptp_init(void)
 			timer->function = ptp_overflow;
 		}
 	}
-	return perf_pmu_register(&ptp_pmu, "perfev_test", -1);
+	ret = perf_pmu_register(&ptp_pmu, "perfev_test", -1);
+	if (ret)
+		return ret;
+	return perf_pmu_register(&ptp_uncore_pmu, "perfev_uncore", -1);
 }
 device_initcall(ptp_init);

@@ -127,15 +127,10 @@ void perf_cgroup_switch(void)
 	if (!READ_ONCE(cpuctx->ctx.nr_cgroups) ||
 	    perf_cgroup_from_task(current, NULL) == READ_ONCE(cpuctx->cgrp))
 		return;
-	/* the CPU's groups go back on around the task's: lock and time both */
+	/* only PMUs with cgroup groups; the task's groups stay: lock both */
 	task_ctx = cpuctx->task_ctx;
 	perf_ctx_lock(cpuctx, task_ctx);
-	if (cpuctx->ctx.is_active) {
-		if (task_ctx && task_ctx->is_active)
-			perf_ctx_update_time(task_ctx);
-		perf_ctx_sched_out(cpuctx, &cpuctx->ctx);
-		perf_ctx_sched_in(cpuctx, &cpuctx->ctx);
-	}
+	perf_cgroup_resched(cpuctx);
 	perf_ctx_unlock(cpuctx, task_ctx);
 }
 

@@ -46,6 +46,7 @@ void perf_contexts_init(void)
 
 		perf_ctx_init(&cpuctx->ctx, NULL);
 		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
+		cpuctx->cpu = cpu;
 		cpuctx->task_ctx = NULL;
 	}
 }
@@ -77,8 +78,6 @@ void perf_ctx_put(struct perf_event_context *ctx)
 	if (!refcount_dec_and_test(&ctx->refcount))
 		return;
 	WARN_ON_ONCE(!list_empty(&ctx->pmu_ctx_list));
-	if (ctx->parent_ctx)
-		perf_ctx_put(ctx->parent_ctx);
 	kfree_rcu(ctx, rcu_head);
 }
 
@@ -153,15 +152,10 @@ void perf_event_ctx_unlock(struct perf_event *event, struct perf_event_context *
 	perf_ctx_put(ctx);
 }
 
-/* The CPU of a CPU context (cold paths only). */
+/* The CPU of a CPU context. */
 static int perf_cpu_ctx_cpu(struct perf_event_context *ctx)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (&per_cpu(perf_cpu_ctx, cpu).ctx == ctx)
-			return cpu;
-	return -1;
+	return container_of(ctx, struct perf_cpu_context, ctx)->cpu;
 }
 
 struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu *pmu)
@@ -215,14 +209,6 @@ void perf_ctx_pmu_unlink_locked(struct perf_ctx_pmu *cpmu)
 		if (cp->task_part == cpmu)
 			cp->task_part = NULL;
 	}
-}
-
-void perf_ctx_pmu_put(struct perf_ctx_pmu *cpmu)
-{
-	if (cpmu->nr_groups || !list_empty(&cpmu->active))
-		return;
-	perf_ctx_pmu_unlink_locked(cpmu);
-	kfree(cpmu);
 }
 
 void perf_ctx_lock(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)

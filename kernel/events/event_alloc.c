@@ -137,17 +137,10 @@ static int perf_check_attr(struct perf_event_attr *attr)
 	if (attr->sigtrap && !attr->remove_on_exec)
 		return -EINVAL;
 
-	if (attr->freq) {
-		if (attr->sample_freq > sysctl_perf_event_sample_rate)
-			return -EINVAL;
-	} else if (attr->sample_period & (1ULL << 63)) {
-		return -EINVAL;
-	}
-
-	/* a per-child PERF_SAMPLE_READ cannot be summed into the parent */
-	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
-		return -EINVAL;
-
+	/*
+	 * The period, frequency and inherit checks belong to the open
+	 * (syscall.c), not to every copy: MODIFY_ATTRIBUTES skips them.
+	 */
 	return 0;
 }
 
@@ -184,7 +177,7 @@ too_big:
 /* ---- record and read sizes ------------------------------------------------ */
 
 /* Bytes of a read() of an event with @read_format in a group of @nr. */
-static size_t perf_read_bytes(u64 read_format, int nr)
+size_t perf_read_size(u64 read_format, int nr)
 {
 	size_t per_value = sizeof(u64);
 	size_t fixed = 0;
@@ -244,7 +237,7 @@ void perf_event__header_size(struct perf_event *event)
 	u64 sample_type = event->attr.sample_type;
 	size_t size;
 
-	event->read_size = perf_read_bytes(event->attr.read_format, perf_group_members(event));
+	event->read_size = perf_read_size(event->attr.read_format, perf_group_members(event));
 	size = perf_sample_fixed_bytes(sample_type);
 	if (sample_type & PERF_SAMPLE_READ)
 		size += event->read_size;
@@ -261,7 +254,7 @@ void perf_event__id_header_size(struct perf_event *event)
 
 static bool perf_member_size_ok(struct perf_event *member, int nr)
 {
-	size_t read = perf_read_bytes(member->attr.read_format, nr);
+	size_t read = perf_read_size(member->attr.read_format, nr);
 	size_t record;
 
 	if (read > PERF_MAX_READ_SIZE)
@@ -483,6 +476,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->owner_entry);
 	INIT_LIST_HEAD(&event->rb_entry);
 	INIT_LIST_HEAD(&event->sb_list);
+	/* once: a re-install (migration) must not reset a queued irq_work */
+	init_irq_work(&event->pending_irq, perf_pending_irq);
 	INIT_LIST_HEAD(&event->addr_filters.list);
 	INIT_HLIST_NODE(&event->hlist_entry);
 	raw_spin_lock_init(&event->addr_filters.lock);

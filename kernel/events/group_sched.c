@@ -292,12 +292,15 @@ static void perf_op_begin(struct perf_cpu_context *cpuctx, struct perf_event_con
 
 /*
  * Take the flexible groups of one PMU off this CPU and reschedule all.
- * The caller brought the context clocks up to date (perf_op_begin()).
+ * With @cpu_pinned (a CPU pinned group arrived or was enabled) the task's
+ * pinned groups come off too: CPU pinned groups go first, and task pinned
+ * groups that no longer fit go to ERROR, as the policy says.  The caller
+ * brought the context clocks up to date (perf_op_begin()).
  */
-static void pmu_resched(struct perf_cpu_pmu *cp)
+static void pmu_resched_groups(struct perf_cpu_pmu *cp, bool cpu_pinned)
 {
 	perf_pmu_disable(cp->pmu);
-	cpmu_sched_out(cp->task_part, true);
+	cpmu_sched_out(cp->task_part, !cpu_pinned);
 	cpmu_sched_out(cp->cpu_part, true);
 	if (cp->cpu_part)
 		cp->cpu_part->rotate_necessary = false;
@@ -307,10 +310,16 @@ static void pmu_resched(struct perf_cpu_pmu *cp)
 	perf_pmu_enable(cp->pmu);
 }
 
-void perf_ctx_resched(struct perf_cpu_context *cpuctx, struct perf_event_context *task_ctx,
-		      struct pmu *pmu)
+static void pmu_resched(struct perf_cpu_pmu *cp)
 {
-	pmu_resched(this_cpu_ptr(pmu->cpu_pmu));
+	pmu_resched_groups(cp, false);
+}
+
+/* Reschedule after @leader's group of @ctx arrived or was enabled. */
+static void pmu_resched_for(struct perf_cpu_pmu *cp, struct perf_event_context *ctx,
+			    struct perf_event *leader)
+{
+	pmu_resched_groups(cp, !ctx->task && leader->attr.pinned);
 }
 
 void perf_pmu_resched(struct pmu *pmu)
@@ -425,6 +434,32 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 		cpuctx->task_ctx = NULL;
 }
 
+void perf_cgroup_resched(struct perf_cpu_context *cpuctx)
+{
+	struct perf_event_context *ctx = &cpuctx->ctx;
+	struct perf_ctx_pmu *cpmu;
+	u64 now;
+
+	if (!ctx->is_active)
+		return;
+	now = perf_clock();
+	perf_ctx_clock_update(ctx, now);
+	if (cpuctx->task_ctx && cpuctx->task_ctx->is_active)
+		perf_ctx_update_time(cpuctx->task_ctx);
+	/* the task's groups of such a PMU too: CPU pinned groups go first */
+	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+		if (!cpmu->nr_cgroups)
+			continue;
+		cpmu_sched_out(this_cpu_ptr(cpmu->pmu->cpu_pmu)->task_part, false);
+		cpmu_sched_out(cpmu, false);
+	}
+	perf_cgroup_sync(cpuctx, now);
+	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+		if (cpmu->nr_cgroups)
+			pmu_sched_in(this_cpu_ptr(cpmu->pmu->cpu_pmu));
+	}
+}
+
 /* ---- context switch ------------------------------------------------------ */
 
 void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *next)
@@ -448,11 +483,18 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 	/* CPU events of the new task's cgroup go on before its own events */
 	if (perf_cpu_has_cgroup_events(cpuctx))
 		perf_cgroup_switch();
-	if (ctx && READ_ONCE(ctx->nr_events) && READ_ONCE(ctx->task) == task) {
+	/*
+	 * nr_events is read under ctx->lock: an install that found the task
+	 * not running did so under that lock, so either it sees the task
+	 * current now and goes through the IPI, or we see its event here.
+	 */
+	if (ctx) {
 		perf_ctx_lock(cpuctx, ctx);
-		/* the previous task's context went out with it (or was empty) */
-		if (!WARN_ON_ONCE(cpuctx->task_ctx))
-			perf_ctx_sched_in(cpuctx, ctx);
+		if (ctx->nr_events && ctx->task == task) {
+			/* the previous task's context went out with it (or was empty) */
+			if (!WARN_ON_ONCE(cpuctx->task_ctx))
+				perf_ctx_sched_in(cpuctx, ctx);
+		}
 		perf_ctx_unlock(cpuctx, ctx);
 	}
 	perf_pmu_sched_task(prev, task, true);
@@ -460,7 +502,7 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 
 /* ---- install and remove -------------------------------------------------- */
 
-static void perf_pending_irq(struct irq_work *work)
+void perf_pending_irq(struct irq_work *work)
 {
 	struct perf_event *event = container_of(work, struct perf_event, pending_irq);
 
@@ -479,6 +521,17 @@ static struct list_head *group_list(struct perf_ctx_pmu *cpmu, struct perf_event
 	return leader->attr.pinned ? &cpmu->pinned : &cpmu->flexible;
 }
 
+/*
+ * A group joins (+1) or leaves (-1) @cpmu's lists: count it, and count it
+ * as a cgroup group if it is one (all members watch the leader's cgroup).
+ */
+static void cpmu_count_group(struct perf_ctx_pmu *cpmu, struct perf_event *leader, int delta)
+{
+	cpmu->nr_groups += delta;
+	if (perf_event_is_cgroup(leader))
+		cpmu->nr_cgroups += delta;
+}
+
 /* Move a group to another part of the same context (software to hardware). */
 static void group_move(struct perf_event *leader, struct perf_ctx_pmu *to)
 {
@@ -487,8 +540,10 @@ static void group_move(struct perf_event *leader, struct perf_ctx_pmu *to)
 
 	group_sched_out(leader, from);
 	list_move_tail(&leader->group_entry, group_list(to, leader));
-	from->nr_groups--;
-	to->nr_groups++;
+	cpmu_count_group(from, leader, -1);
+	cpmu_count_group(to, leader, 1);
+	from->nr_events -= 1 + leader->nr_siblings;
+	to->nr_events += 1 + leader->nr_siblings;
 	leader->ctx_pmu = to;
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
 		sibling->ctx_pmu = to;
@@ -510,16 +565,14 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	}
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events + 1);
+	cpmu->nr_events++;
 	if (perf_event_is_cgroup(event))
 		perf_cgroup_count(cpuctx, ctx, 1);
-	if (event->attr.inherit_stat)
-		ctx->nr_stat++;
-	ctx->generation++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 
 	if (leader == event) {
 		list_add_tail(&event->group_entry, group_list(cpmu, event));
-		cpmu->nr_groups++;
+		cpmu_count_group(cpmu, event, 1);
 		event->group_caps = event->event_caps;
 	} else {
 		bool was_on = !list_empty(&leader->active_list);
@@ -527,7 +580,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 
 		if (from != cpmu) {
 			group_move(leader, cpmu);
-			if (!from->nr_groups && list_empty(&from->active)) {
+			if (!from->nr_events) {
 				perf_ctx_pmu_unlink_locked(from);
 				*emptied = from;
 			}
@@ -543,13 +596,13 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	}
 
 	if (cpuctx && ctx->is_active)
-		pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
+		pmu_resched_for(this_cpu_ptr(cpmu->pmu->cpu_pmu), ctx, event->group_leader);
 }
 
-void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
+int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
 {
 	struct perf_event *leader = event->group_leader;
-	struct perf_ctx_pmu *emptied = NULL;
+	struct perf_ctx_pmu *emptied = NULL, *cpmu;
 	struct pmu *pmu = event->pmu;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -558,17 +611,56 @@ void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *
 		if (is_software_event(event))
 			pmu = leader->ctx_pmu->pmu;
 	}
+	/* the only step that can fail, before anything is changed */
+	cpmu = perf_ctx_pmu_get(ctx, pmu);
+	if (!cpmu)
+		return -ENOMEM;
 	/* drivers find their PMU as event->ctx->pmu (6.1's layout) */
 	if (!ctx->pmu && event->pmu->task_ctx_nr == perf_hw_context)
 		ctx->pmu = event->pmu;
 	event->ctx = ctx;
-	event->ctx_pmu = perf_ctx_pmu_get(ctx, pmu);
-	if (WARN_ON_ONCE(!event->ctx_pmu))
-		return;
-	init_irq_work(&event->pending_irq, perf_pending_irq);
+	event->ctx_pmu = cpmu;
 	event_function_call(event, __perf_install, &emptied);
 	/* the part a moved group left, if it is empty now */
 	kfree(emptied);
+	return 0;
+}
+
+/*
+ * Break @event's group links (ctx->lock held).  A sibling leaves its
+ * leader; a leader's siblings become leaders of their own, in @cpmu's
+ * lists if they are still in the context (an event that lost its group
+ * and cannot be alone, PERF_EV_CAP_SIBLING, goes to ERROR).  Events that
+ * left the context with their group (task exit) just become single.
+ */
+static void perf_group_detach(struct perf_event *event, struct perf_ctx_pmu *cpmu)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *sibling, *tmp;
+
+	if (leader != event) {
+		list_del_init(&event->sibling_list);
+		leader->nr_siblings--;
+		leader->group_generation++;
+		event->group_leader = event;
+		event->attach_state &= ~PERF_ATTACH_GROUP;
+		return;
+	}
+
+	list_for_each_entry_safe(sibling, tmp, &event->sibling_list, sibling_list) {
+		list_del_init(&sibling->sibling_list);
+		sibling->group_leader = sibling;
+		sibling->group_caps = sibling->event_caps;
+		sibling->attach_state &= ~PERF_ATTACH_GROUP;
+		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT) || WARN_ON_ONCE(!cpmu))
+			continue;
+		if (sibling->event_caps & PERF_EV_CAP_SIBLING)
+			perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
+		list_add_tail(&sibling->group_entry, group_list(cpmu, sibling));
+		cpmu_count_group(cpmu, sibling, 1);
+	}
+	event->nr_siblings = 0;
+	event->attach_state &= ~PERF_ATTACH_GROUP;
 }
 
 static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpuctx,
@@ -578,7 +670,6 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
 	struct perf_event *leader = event->group_leader;
 	enum perf_event_state state = PERF_EVENT_STATE_OFF;
-	struct perf_event *sibling, *tmp;
 	bool resched = false;
 
 	perf_op_begin(cpuctx, ctx);
@@ -590,6 +681,8 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	} else {
 		event_sched_out(event, ctx);
 	}
+	/* totals up to date in this context's time: a moved event keeps them */
+	perf_event_update_time(event);
 
 	if (flags & DETACH_EXIT)
 		state = PERF_EVENT_STATE_EXIT;
@@ -601,42 +694,28 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 
 	if (leader == event) {
 		list_del_init(&event->group_entry);
-		cpmu->nr_groups--;
-		if (flags & DETACH_GROUP) {
-			/* the siblings carry on as groups of their own */
-			list_for_each_entry_safe(sibling, tmp, &event->sibling_list, sibling_list) {
-				list_del_init(&sibling->sibling_list);
-				sibling->group_leader = sibling;
-				sibling->group_caps = sibling->event_caps;
-				sibling->attach_state &= ~PERF_ATTACH_GROUP;
-				if (sibling->event_caps & PERF_EV_CAP_SIBLING)
-					perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
-				list_add_tail(&sibling->group_entry, group_list(cpmu, sibling));
-				cpmu->nr_groups++;
-			}
-			event->nr_siblings = 0;
-			event->attach_state &= ~PERF_ATTACH_GROUP;
-		}
-	} else {
-		list_del_init(&event->sibling_list);
-		leader->nr_siblings--;
-		leader->group_generation++;
-		event->group_leader = event;
-		event->attach_state &= ~PERF_ATTACH_GROUP;
+		cpmu_count_group(cpmu, event, -1);
 	}
+	/*
+	 * The group stays whole unless asked (6.1's rule): the members of a
+	 * group whose task exited are read together afterwards.
+	 */
+	if ((flags & DETACH_GROUP) && (event->attach_state & PERF_ATTACH_GROUP))
+		perf_group_detach(event, cpmu);
 
 	list_del_init(&event->event_entry);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events - 1);
 	if (perf_event_is_cgroup(event))
 		perf_cgroup_count(cpuctx, ctx, -1);
-	if (event->attr.inherit_stat)
-		ctx->nr_stat--;
-	ctx->generation++;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 
 	if (cpuctx && ctx->is_active && (resched || cpmu->rotate_necessary))
 		pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
-	if (!cpmu->nr_groups && list_empty(&cpmu->active))
+	/*
+	 * The part goes with its last event (not its last group: the members
+	 * of a group whose leader left with them, at exit, are still here).
+	 */
+	if (!--cpmu->nr_events && !WARN_ON_ONCE(!list_empty(&cpmu->active)))
 		event->ctx_pmu = NULL;	/* freed by the caller */
 	else
 		cpmu = NULL;
@@ -652,11 +731,19 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 
 void perf_remove_from_context(struct perf_event *event, unsigned long flags)
 {
+	struct perf_event_context *ctx = event->ctx;
 	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
 
-	lockdep_assert_held(&event->ctx->mutex);
-	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+	lockdep_assert_held(&ctx->mutex);
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT)) {
+		/* it left with its group (exit): the group ends with a close */
+		if ((flags & DETACH_GROUP) && (event->attach_state & PERF_ATTACH_GROUP)) {
+			raw_spin_lock_irq(&ctx->lock);
+			perf_group_detach(event, NULL);
+			raw_spin_unlock_irq(&ctx->lock);
+		}
 		return;
+	}
 	event_function_call(event, __perf_remove, (void *)flags);
 	if (!event->ctx_pmu) {
 		/* __perf_remove unlinked the now empty part */
@@ -685,7 +772,7 @@ static void __perf_enable(struct perf_event *event, struct perf_cpu_context *cpu
 		return;
 	if (leader != event && !list_empty(&leader->active_list))
 		group_sched_out(leader, leader->ctx_pmu);
-	pmu_resched(this_cpu_ptr(leader->ctx_pmu->pmu->cpu_pmu));
+	pmu_resched_for(this_cpu_ptr(leader->ctx_pmu->pmu->cpu_pmu), ctx, leader);
 }
 
 void _perf_event_enable(struct perf_event *event)
@@ -755,6 +842,43 @@ void perf_event_disable(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_disable);
 
+void perf_ctx_enable_on_exec(struct perf_event_context *ctx)
+{
+	struct perf_cpu_context *cpuctx;
+	struct perf_ctx_pmu *cpmu;
+	struct perf_event *event;
+	bool changed = false, here;
+
+	lockdep_assert_held(&ctx->mutex);
+	local_irq_disable();
+	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	perf_ctx_lock(cpuctx, ctx);
+	/* current's context, scheduled here unless it has no events */
+	here = cpuctx->task_ctx == ctx;
+	if (here)
+		perf_op_begin(cpuctx, ctx);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (!event->attr.enable_on_exec)
+			continue;
+		/* fires once: the next exec leaves the event as it finds it */
+		event->attr.enable_on_exec = 0;
+		if (event->state != PERF_EVENT_STATE_OFF &&
+		    event->state != PERF_EVENT_STATE_ERROR)
+			continue;
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		changed = true;
+	}
+	/* one reschedule per PMU for all of them, groups put back whole */
+	if (changed && here) {
+		list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+			cpmu_sched_out(cpmu, false);
+			pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
+		}
+	}
+	perf_ctx_unlock(cpuctx, ctx);
+	local_irq_enable();
+}
+
 void perf_event_disable_local(struct perf_event *event)
 {
 	event_function_local(event, __perf_disable, NULL);
@@ -773,27 +897,40 @@ struct read_args {
 	bool			group;
 };
 
+/* Read one event on its CPU (ctx->lock held) and bring its times up to date. */
+static void perf_event_read_here(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->pmu->read(event);
+	perf_event_update_time(event);
+}
+
+/*
+ * On the event's CPU.  A group is read as a PMU read transaction, so that
+ * a PMU that supports one (PERF_PMU_TXN_READ) gives every member's value
+ * at one instant.
+ */
 static void __perf_event_read(void *info)
 {
 	struct read_args *ra = info;
 	struct perf_event *event = ra->event, *sibling;
 	struct perf_event_context *ctx = event->ctx;
+	struct pmu *pmu = event->pmu;
 
 	raw_spin_lock(&ctx->lock);
 	if (READ_ONCE(event->oncpu) != smp_processor_id())
 		goto unlock;
 	if (ctx->is_active)
 		perf_ctx_update_time(ctx);
-	if (event->state == PERF_EVENT_STATE_ACTIVE)
-		event->pmu->read(event);
-	perf_event_update_time(event);
-	if (ra->group) {
-		list_for_each_entry(sibling, &event->sibling_list, sibling_list) {
-			if (sibling->state == PERF_EVENT_STATE_ACTIVE)
-				sibling->pmu->read(sibling);
-			perf_event_update_time(sibling);
-		}
+	if (!ra->group) {
+		perf_event_read_here(event);
+		goto unlock;
 	}
+	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
+	perf_event_read_here(event);
+	list_for_each_entry(sibling, &event->sibling_list, sibling_list)
+		perf_event_read_here(sibling);
+	pmu->commit_txn(pmu);
 unlock:
 	raw_spin_unlock(&ctx->lock);
 }
@@ -827,6 +964,29 @@ int perf_event_read(struct perf_event *event, bool group)
 	}
 }
 
+/*
+ * Count and times of @event and its children as last read, without reading
+ * the hardware again (child_mutex held).
+ */
+static u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
+{
+	struct perf_event *child;
+	u64 total;
+
+	lockdep_assert_held(&event->child_mutex);
+	total = perf_event_count(event);
+	*enabled = event->total_time_enabled +
+		   atomic64_read(&event->child_total_time_enabled);
+	*running = event->total_time_running +
+		   atomic64_read(&event->child_total_time_running);
+	list_for_each_entry(child, &event->child_list, child_list) {
+		total += perf_event_count(child);
+		*enabled += child->total_time_enabled;
+		*running += child->total_time_running;
+	}
+	return total;
+}
+
 u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running)
 {
 	struct perf_event *child;
@@ -835,19 +995,37 @@ u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *ru
 	perf_event_read(event, false);
 	/* folded and live children under one lock: a fold is seen once */
 	mutex_lock(&event->child_mutex);
-	total = perf_event_count(event);
-	*enabled = event->total_time_enabled +
-		   atomic64_read(&event->child_total_time_enabled);
-	*running = event->total_time_running +
-		   atomic64_read(&event->child_total_time_running);
-	list_for_each_entry(child, &event->child_list, child_list) {
+	list_for_each_entry(child, &event->child_list, child_list)
 		perf_event_read(child, false);
-		total += perf_event_count(child);
-		*enabled += child->total_time_enabled;
-		*running += child->total_time_running;
-	}
+	total = perf_event_total(event, enabled, running);
 	mutex_unlock(&event->child_mutex);
 	return total;
+}
+
+void perf_group_read_values(struct perf_event *leader, u64 *values, u64 *enabled,
+			    u64 *running)
+{
+	struct perf_event *child, *sibling;
+	u64 e, r;
+	int i = 0;
+
+	/*
+	 * One read per group instance: the leader's group, then each
+	 * inherited copy of it (a child leader's group holds the children
+	 * of the siblings).  child_mutex of the leader keeps the copies.
+	 */
+	mutex_lock(&leader->child_mutex);
+	perf_event_read(leader, true);
+	list_for_each_entry(child, &leader->child_list, child_list)
+		perf_event_read(child, true);
+	values[i++] = perf_event_total(leader, enabled, running);
+	mutex_unlock(&leader->child_mutex);
+
+	for_each_sibling_event(sibling, leader) {
+		mutex_lock(&sibling->child_mutex);
+		values[i++] = perf_event_total(sibling, &e, &r);
+		mutex_unlock(&sibling->child_mutex);
+	}
 }
 
 /* ---- sched_task callbacks --------------------------------------------------- */
@@ -901,8 +1079,44 @@ void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, boo
 
 /* ---- tick ------------------------------------------------------ */
 
+/*
+ * A running task with events has its context scheduled in on its CPU.  The
+ * tick checks that rule (a lost sched-in would leave a spinning task's
+ * events uncounted until its next switch) and repairs a breach after
+ * warning once.
+ */
+static void perf_check_current_ctx(void)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx = rcu_dereference_raw(current->perf_event_ctxp);
+
+	if (!ctx || cpuctx->task_ctx == ctx || !READ_ONCE(ctx->nr_events))
+		return;
+	perf_ctx_lock(cpuctx, ctx);
+	if (ctx->nr_events && ctx->task == current && !cpuctx->task_ctx) {
+		WARN_ONCE(1, "perf: the running task's context is not scheduled in\n");
+		perf_ctx_sched_in(cpuctx, ctx);
+	}
+	perf_ctx_unlock(cpuctx, ctx);
+}
+
+void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn fn,
+				 void *data)
+{
+	struct perf_ctx_pmu *cpmu;
+	struct perf_event *leader;
+
+	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
+		list_for_each_entry(leader, &cpmu->active, active_list)
+			fn(leader, data);
+	}
+}
+
 void perf_event_task_tick(void)
 {
-	/* part 2: unthrottling and frequency adjustment */
+	lockdep_assert_irqs_disabled();
+	perf_check_current_ctx();
+	perf_overflow_tick();
+	/* part 2: frequency adjustment */
 }
 

@@ -5,7 +5,8 @@
  * groups that do not fit go to ERROR, flexible groups that do not fit wait
  * and are rotated in, a group goes on whole or not at all, an exclusive
  * group runs alone, disable/enable move events between OFF and the
- * scheduled states, and perf_pmu_migrate_context() moves groups whole.
+ * scheduled states, perf_pmu_migrate_context() moves groups whole with
+ * their times, and overflow interrupts are throttled per tick.
  *
  * Locking: none of its own; the fake PMU's per-CPU state is touched only
  * by the core's add/del/txn callbacks, on that CPU with IRQs off.
@@ -23,6 +24,7 @@
 struct fake_pmu_cpu {
 	int	used;		/* counters taken by added events */
 	int	txn_start;	/* used at start_txn, or -1 */
+	int	starts;		/* start() calls */
 };
 
 static DEFINE_PER_CPU(struct fake_pmu_cpu, fake_cpu);
@@ -50,7 +52,11 @@ static void fake_del(struct perf_event *event, int flags)
 	this_cpu_ptr(&fake_cpu)->used--;
 }
 
-static void fake_start(struct perf_event *event, int flags) { }
+static void fake_start(struct perf_event *event, int flags)
+{
+	this_cpu_ptr(&fake_cpu)->starts++;
+}
+
 static void fake_stop(struct perf_event *event, int flags) { }
 static void fake_read(struct perf_event *event) { }
 
@@ -77,7 +83,6 @@ static void fake_cancel_txn(struct pmu *pmu)
 
 static struct pmu fake_pmu = {
 	.task_ctx_nr	= perf_invalid_context,
-	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.event_init	= fake_event_init,
 	.add		= fake_add,
 	.del		= fake_del,
@@ -142,7 +147,7 @@ static struct perf_event *open_event(struct kunit *test, bool pinned, bool exclu
 		KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 		mutex_lock(&ctx->mutex);
 		perf_ctx_get(ctx);
-		perf_install_in_context(ctx, event, st->cpu);
+		KUNIT_ASSERT_EQ(test, perf_install_in_context(ctx, event, st->cpu), 0);
 		mutex_unlock(&ctx->mutex);
 	} else {
 		event = perf_event_create_kernel_counter(&attr, st->cpu, NULL, NULL, NULL);
@@ -253,7 +258,7 @@ static void test_migrate_moves_groups_whole(struct kunit *test)
 {
 	struct sched_test_ctx *st = test->priv;
 	int dst = cpumask_next(st->cpu, cpu_online_mask);
-	struct perf_event *lead, *sib, *off;
+	struct perf_event *lead, *sib, *off, *waiting;
 	u64 enabled, running, enabled2, running2;
 
 	if (dst >= nr_cpu_ids)
@@ -262,6 +267,9 @@ static void test_migrate_moves_groups_whole(struct kunit *test)
 	sib = open_event(test, false, false, lead);
 	off = open_event(test, false, false, NULL);
 	perf_event_disable(off);
+	/* no counter left for it: it waits, accruing enabled time only */
+	waiting = open_event(test, false, false, NULL);
+	KUNIT_EXPECT_EQ(test, waiting->state, PERF_EVENT_STATE_INACTIVE);
 	msleep(20);
 	perf_event_read_value(lead, &enabled, &running);
 	KUNIT_EXPECT_GT(test, running, 0ULL);
@@ -283,6 +291,77 @@ static void test_migrate_moves_groups_whole(struct kunit *test)
 	/* a disabled event moves and stays disabled */
 	KUNIT_EXPECT_EQ(test, off->cpu, dst);
 	KUNIT_EXPECT_EQ(test, off->state, PERF_EVENT_STATE_OFF);
+	/*
+	 * A waiting one keeps the enabled time it accrued before the move.
+	 * (It may run for a moment while the groups ahead of it leave.)
+	 */
+	perf_event_read_value(waiting, &enabled2, &running2);
+	KUNIT_EXPECT_GE(test, enabled2, 20 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT(test, running2, 20 * NSEC_PER_MSEC);
+}
+
+struct throttle_args {
+	struct perf_event	*event;
+	int			overflows;	/* until perf_event_overflow() said stop */
+	u64			interrupts;	/* hw.interrupts then */
+	int			starts;		/* pmu->start() calls by the tick */
+	u64			after;		/* hw.interrupts after the tick */
+};
+
+/* On the event's CPU, IRQs off: no tick between the overflows. */
+static void throttle_on_cpu(void *info)
+{
+	struct throttle_args *ta = info;
+	struct perf_sample_data data;
+	int starts;
+
+	perf_sample_data_init(&data, 0, ta->event->hw.last_period);
+	while (ta->overflows < 100000) {
+		ta->overflows++;
+		if (perf_event_overflow(ta->event, &data, NULL))
+			break;
+	}
+	ta->interrupts = ta->event->hw.interrupts;
+	starts = this_cpu_read(fake_cpu.starts);
+	perf_overflow_tick();
+	ta->starts = this_cpu_read(fake_cpu.starts) - starts;
+	ta->after = ta->event->hw.interrupts;
+}
+
+static void count_overflow(struct perf_event *event, struct perf_sample_data *data,
+			   struct pt_regs *regs)
+{
+	(*(int *)event->overflow_handler_context)++;
+}
+
+/*
+ * An in-kernel sampling event (KVM's guest PMU makes them) takes at most
+ * perf_max_samples_per_tick overflow interrupts per tick: the one that
+ * reaches it is told to stop, and the next tick starts the event again.
+ */
+static void test_overflows_are_throttled_per_tick(struct kunit *test)
+{
+	struct sched_test_ctx *st = test->priv;
+	struct perf_event_attr attr = {
+		.type		= fake_pmu.type,
+		.size		= sizeof(attr),
+		.sample_period	= 1000,
+	};
+	struct throttle_args ta = { };
+	int handled = 0;
+
+	ta.event = perf_event_create_kernel_counter(&attr, st->cpu, NULL, count_overflow,
+						    &handled);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ta.event));
+	st->events[st->nr++] = ta.event;
+	KUNIT_ASSERT_EQ(test, ta.event->state, PERF_EVENT_STATE_ACTIVE);
+
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(st->cpu, throttle_on_cpu, &ta, 1), 0);
+	KUNIT_EXPECT_EQ(test, ta.overflows, READ_ONCE(perf_max_samples_per_tick));
+	KUNIT_EXPECT_EQ(test, handled, ta.overflows);
+	KUNIT_EXPECT_EQ(test, ta.interrupts, PERF_THROTTLED);
+	KUNIT_EXPECT_EQ(test, ta.starts, 1);
+	KUNIT_EXPECT_EQ(test, ta.after, 0ULL);
 }
 
 static struct kunit_case group_sched_cases[] = {
@@ -293,6 +372,7 @@ static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_exclusive_runs_alone),
 	KUNIT_CASE(test_disable_enable),
 	KUNIT_CASE(test_migrate_moves_groups_whole),
+	KUNIT_CASE(test_overflows_are_throttled_per_tick),
 	{}
 };
 

@@ -24,7 +24,8 @@
  *                      CPU offline; then perf_swevent_exit_cpu()
  *
  * The boot CPU never runs the hotplug states: perf_hotplug_init() brings
- * it up from perf_event_init().
+ * it up from perf_event_init().  A reboot notifier takes every online CPU
+ * down the same way before reboot or kexec.
  *
  * Locking: the CPU context's ctx->mutex around the whole transition (so
  * syscall.c's online check under that mutex sees a stable answer);
@@ -33,6 +34,8 @@
  * contexts' mutexes, the one at the lower address first.
  */
 #include <linux/cpu.h>
+#include <linux/notifier.h>
+#include <linux/reboot.h>
 #include <linux/smp.h>
 
 #include "internal.h"
@@ -126,7 +129,8 @@ static struct perf_event *first_group_of(struct perf_event_context *ctx, struct 
 /* Take @event out of its CPU context; it keeps its count, times and state. */
 static void migrate_out(struct perf_event *event)
 {
-	perf_remove_from_context(event, DETACH_MOVE);
+	/* a member leaves its group; migrate_in() links it again */
+	perf_remove_from_context(event, DETACH_MOVE | DETACH_GROUP);
 	perf_ctx_put(event->ctx);
 }
 
@@ -137,21 +141,26 @@ static void migrate_in(struct perf_event *event, struct perf_event_context *ctx,
 		event->state = PERF_EVENT_STATE_INACTIVE;
 	event->cpu = cpu;
 	perf_ctx_get(ctx);
-	perf_install_in_context(ctx, event, cpu);
+	/* out of memory: it stays out of any context, as after a hotplug */
+	if (WARN_ON_ONCE(perf_install_in_context(ctx, event, cpu)))
+		perf_ctx_put(ctx);
 }
 
 /*
  * Move every group of @pmu from CPU @src_cpu's context to @dst_cpu's, as
  * uncore drivers do when the CPU that reads their counters goes offline.
  * A group moves whole, members out before their leader and in after it;
- * each event keeps its file, count, times and whether it is enabled.
+ * each event keeps its file, count, times and whether it is enabled.  All
+ * leave before any joins, with an RCU grace period between: lock-free
+ * readers of the old CPU's lists (software events) may still be walking
+ * past a moved event.
  */
 void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 {
 	struct perf_event_context *src = &per_cpu_ptr(&perf_cpu_ctx, src_cpu)->ctx;
 	struct perf_event_context *dst = &per_cpu_ptr(&perf_cpu_ctx, dst_cpu)->ctx;
 	struct perf_event *leader, *event, *tmp;
-	LIST_HEAD(members);
+	LIST_HEAD(moved);		/* each leader, then its members */
 
 	if (src == dst)
 		return;
@@ -163,24 +172,52 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 		mutex_lock_nested(&src->mutex, SINGLE_DEPTH_NESTING);
 	}
 	while ((leader = first_group_of(src, pmu))) {
+		LIST_HEAD(members);
+
 		list_for_each_entry(event, &leader->sibling_list, sibling_list)
 			list_add_tail(&event->migrate_entry, &members);
-		list_for_each_entry(event, &members, migrate_entry)
+		list_for_each_entry(event, &members, migrate_entry) {
 			migrate_out(event);
-		migrate_out(leader);
-		migrate_in(leader, dst, dst_cpu);
-		list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
-			list_del_init(&event->migrate_entry);
+			/* linked to it again by migrate_in() */
 			event->group_leader = leader;
-			migrate_in(event, dst, dst_cpu);
 		}
+		migrate_out(leader);
+		list_add_tail(&leader->migrate_entry, &moved);
+		list_splice_tail(&members, &moved);
+	}
+	if (!list_empty(&moved))
+		synchronize_rcu();
+	list_for_each_entry_safe(event, tmp, &moved, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		migrate_in(event, dst, dst_cpu);
 	}
 	mutex_unlock(&src->mutex);
 	mutex_unlock(&dst->mutex);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
 
+/*
+ * Reboot and kexec: quiesce every CPU context as if its CPU went down, so
+ * that no counter runs or interrupts into the next kernel.
+ */
+static int perf_reboot(struct notifier_block *nb, unsigned long action, void *data)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		perf_event_exit_cpu(cpu);
+	cpus_read_unlock();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block perf_reboot_notifier = {
+	.notifier_call	= perf_reboot,
+	.priority	= INT_MIN,	/* after everyone else's */
+};
+
 void __init perf_hotplug_init(void)
 {
 	perf_event_init_cpu(smp_processor_id());
+	register_reboot_notifier(&perf_reboot_notifier);
 }

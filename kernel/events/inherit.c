@@ -71,14 +71,15 @@ void perf_event_fold_child(struct perf_event *child)
 	perf_event_put(child);			/* the caller's */
 }
 
-void perf_event_detach_exit(struct perf_event *event, struct list_head *fold)
+void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
+			    unsigned long flags)
 {
 	if (event->parent) {
 		perf_event_ref(event);
 		perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
 		list_add_tail(&event->migrate_entry, fold);
 	} else {
-		perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
+		perf_remove_from_context(event, flags | DETACH_EXIT);
 		perf_event_wakeup(event);
 	}
 }
@@ -94,8 +95,9 @@ static void perf_ctx_detach_events(struct perf_event_context *ctx, struct list_h
 	struct perf_event *event, *tmp;
 
 	lockdep_assert_held(&ctx->mutex);
+	/* a group of the task stays whole: its members are read together */
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry)
-		perf_event_detach_exit(event, fold);
+		perf_event_detach_exit(event, fold, 0);
 }
 
 static void perf_fold_list(struct list_head *fold)
@@ -115,7 +117,7 @@ static void perf_fold_list(struct list_head *fold)
  */
 static void perf_task_ctx_detach(struct task_struct *task)
 {
-	struct perf_event_context *ctx, *clone;
+	struct perf_event_context *ctx;
 	struct perf_cpu_context *cpuctx;
 	LIST_HEAD(fold);
 
@@ -133,10 +135,6 @@ static void perf_task_ctx_detach(struct task_struct *task)
 	WARN_ON_ONCE(ctx->is_active);
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
 	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
-	/* a dead context is nobody's clone any more */
-	clone = ctx->parent_ctx;
-	ctx->parent_ctx = NULL;
-	ctx->generation++;
 	perf_ctx_unlock(cpuctx, ctx);
 	local_irq_enable();
 
@@ -144,8 +142,6 @@ static void perf_task_ctx_detach(struct task_struct *task)
 	mutex_unlock(&ctx->mutex);
 
 	perf_fold_list(&fold);
-	if (clone)
-		perf_ctx_put(clone);
 	perf_ctx_put(ctx);			/* the task's reference */
 }
 
@@ -203,6 +199,7 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 	perf_overflow_handler_t handler = NULL;
 	void *handler_ctx = NULL;
 	struct perf_event *event;
+	int err;
 
 	if (parent_event->overflow_handler && !is_default_overflow_handler(parent_event)) {
 		handler = parent_event->overflow_handler;
@@ -223,8 +220,13 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 
 	perf_ctx_get(child_ctx);		/* the event's, handed over by install */
 	mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
-	perf_install_in_context(child_ctx, event, event->cpu);
+	err = perf_install_in_context(child_ctx, event, event->cpu);
 	mutex_unlock(&child_ctx->mutex);
+	if (err) {
+		perf_ctx_put(child_ctx);
+		perf_free_event(event);
+		return ERR_PTR(err);
+	}
 	return event;
 }
 
@@ -336,7 +338,6 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
 	struct perf_event_context *parent_ctx, *child_ctx = NULL;
 	struct perf_event *leader;
-	bool inherited_all = true;
 	LIST_HEAD(pending);
 	int ret = 0;
 
@@ -355,10 +356,8 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	list_for_each_entry(leader, &parent_ctx->event_list, event_entry) {
 		if (!perf_event_is_leader(leader))
 			continue;
-		if (!perf_event_inheritable(leader, clone_flags)) {
-			inherited_all = false;
+		if (!perf_event_inheritable(leader, clone_flags))
 			continue;
-		}
 		if (!child_ctx) {
 			child_ctx = perf_ctx_alloc(child);
 			if (!child_ctx) {
@@ -366,27 +365,12 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 				break;
 			}
 		}
+		/* a group that cannot follow fails the fork, pinned or not (6.1) */
 		ret = inherit_group(leader, child, child_ctx, parent_ctx, &pending);
-		if (ret) {
-			inherited_all = false;
-			/* only a pinned group that cannot follow fails the fork */
-			if (leader->attr.pinned)
-				break;
-			ret = 0;
-		}
+		if (ret)
+			break;
 	}
 
-	if (child_ctx && !ret && inherited_all) {
-		/* equivalent to the original: may be swapped on context switch */
-		if (parent_ctx->parent_ctx) {
-			child_ctx->parent_ctx = parent_ctx->parent_ctx;
-			child_ctx->parent_gen = parent_ctx->parent_gen;
-		} else {
-			child_ctx->parent_ctx = parent_ctx;
-			child_ctx->parent_gen = parent_ctx->generation;
-		}
-		perf_ctx_get(child_ctx->parent_ctx);
-	}
 unlock:
 	mutex_unlock(&parent_ctx->mutex);
 	perf_ctx_put(parent_ctx);

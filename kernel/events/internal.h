@@ -55,7 +55,9 @@ struct perf_ctx_pmu {
 	struct list_head		pinned;		/* leaders, event->group_entry */
 	struct list_head		flexible;	/* leaders, event->group_entry */
 	struct list_head		active;		/* leaders on the PMU, event->active_list */
+	int				nr_events;	/* events in this part, all states */
 	int				nr_groups;	/* leaders in pinned + flexible */
+	int				nr_cgroups;	/* of those, cgroup groups */
 	int				nr_active;	/* leaders in active */
 	bool				rotate_necessary; /* a flexible group did not fit */
 	bool				scheduled;	/* this part is scheduled in */
@@ -110,8 +112,6 @@ struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_event_ctx_unlock(struct perf_event *event, struct perf_event_context *ctx);
 /* The per-PMU part of @ctx for @pmu, created if missing (ctx->mutex held). */
 struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu *pmu);
-/* Free @cpmu if it holds no group any more (ctx->mutex and ctx->lock held). */
-void perf_ctx_pmu_put(struct perf_ctx_pmu *cpmu);
 /* Unlink an empty @cpmu from its context (ctx->lock held, on its CPU). */
 void perf_ctx_pmu_unlink_locked(struct perf_ctx_pmu *cpmu);
 /*
@@ -137,8 +137,15 @@ void perf_ctx_update_time(struct perf_event_context *ctx);
 /* Bring event's enabled/running totals up to date (ctx->lock held). */
 void perf_event_update_time(struct perf_event *event);
 void perf_event_set_state(struct perf_event *event, enum perf_event_state state);
-/* Add @event (not yet in any list) to @ctx and schedule it if it can run. */
-void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu);
+/* The event's irq_work (event->pending_irq): pending disable and wakeup. */
+void perf_pending_irq(struct irq_work *work);
+/*
+ * Add @event (not yet in any list) to @ctx and schedule it if it can run;
+ * it takes over the caller's reference on @ctx.  -ENOMEM (and nothing
+ * changed: the reference stays the caller's) if the context's part for
+ * the event's PMU could not be allocated.
+ */
+int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu);
 
 #define DETACH_GROUP	0x01UL	/* break the group: siblings become leaders */
 #define DETACH_EXIT	0x02UL	/* the task exits: state EXIT */
@@ -146,6 +153,11 @@ void perf_install_in_context(struct perf_event_context *ctx, struct perf_event *
 #define DETACH_MOVE	0x08UL	/* it moves to another context: state kept */
 /* Unschedule @event and take it out of its context (ctx->mutex held). */
 void perf_remove_from_context(struct perf_event *event, unsigned long flags);
+/*
+ * exec: enable every enable_on_exec event of current's context @ctx in one
+ * pass, one reschedule per PMU (ctx->mutex held).
+ */
+void perf_ctx_enable_on_exec(struct perf_event_context *ctx);
 /* ctx->mutex held variants of perf_event_enable/disable. */
 void _perf_event_enable(struct perf_event *event);
 void _perf_event_disable(struct perf_event *event);
@@ -157,16 +169,27 @@ int perf_event_read(struct perf_event *event, bool group);
 /* Count of @event and all its children, with times; ctx->mutex held. */
 u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running);
 /*
- * Reschedule the flexible groups of @pmu on this CPU (pinned first), after
- * a change of what may run (cpuctx and ctx locked, ctx may be NULL).
+ * The values of @leader's group, leader first, each summed over its
+ * inherited children, with the leader's times; every instance of the group
+ * read at one instant (one cross-CPU call each).  ctx->mutex held.
  */
-void perf_ctx_resched(struct perf_cpu_context *cpuctx, struct perf_event_context *task_ctx,
-		      struct pmu *pmu);
+void perf_group_read_values(struct perf_event *leader, u64 *values, u64 *enabled,
+			    u64 *running);
+/*
+ * The running cgroup of this CPU changes (IRQs off, cpuctx and its task
+ * context locked): reschedule the PMUs that have cgroup groups, around
+ * perf_cgroup_sync() at one instant.
+ */
+void perf_cgroup_resched(struct perf_cpu_context *cpuctx);
 /* Schedule a whole context in or out on this CPU (cpuctx locked). */
 void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
 void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
 /* Rotation (rotation.c): move the first flexible group of each list to its tail. */
 void perf_cpmu_rotate(struct perf_cpu_pmu *cp);
+/* @fn for each group on a PMU of @ctx (its CPU, IRQs off, ctx locked). */
+typedef void (*perf_group_fn)(struct perf_event *leader, void *data);
+void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn fn,
+				 void *data);
 /* Run the sched_task callbacks of PMUs that asked for them (context switch). */
 void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in);
 
@@ -309,6 +332,8 @@ void perf_event_ref(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
 /* Release an event owned by a file or by the kernel: remove, free children. */
 int perf_event_release(struct perf_event *event);
+/* Bytes a read() with @read_format returns for a group of @nr members. */
+size_t perf_read_size(u64 read_format, int nr);
 /* Size of a read() for @event's read_format and group; header/id sizes. */
 void perf_event__header_size(struct perf_event *event);
 void perf_event__id_header_size(struct perf_event *event);
@@ -347,9 +372,11 @@ int perf_event_set_output(struct perf_event *event, struct perf_event *output);
  * Take @event out of its context for good (exit, remove_on_exec; ctx->mutex
  * held): an inherited child goes on @fold, with a reference, for
  * perf_event_fold_child() once the mutex is dropped; any other event stays
- * readable in state EXIT and its pollers are woken.
+ * readable in state EXIT and its pollers are woken.  @flags: DETACH_GROUP
+ * to break its group (remove_on_exec), 0 to keep it (exit).
  */
-void perf_event_detach_exit(struct perf_event *event, struct list_head *fold);
+void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
+			    unsigned long flags);
 /*
  * Fold a child's count and times into its parent; child leaves its ctx
  * and its parent's child_list (unless the parent's release unlinked it
@@ -373,6 +400,12 @@ void perf_event_free_filter(struct perf_event *event);
 int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog, u64 bpf_cookie);
 void perf_event_free_bpf_prog(struct perf_event *event);
 
+/* ---- overflow.c: overflows and throttling ------------------------------ */
+/* hw.interrupts of a throttled event: stopped until the next tick. */
+#define PERF_THROTTLED	(~0ULL)
+/* The tick of this CPU: unthrottle what it throttled (IRQs off). */
+void perf_overflow_tick(void);
+
 /* ---- output_stub.c (part 2: ring buffer, records, sampling) ------------- */
 void perf_output_init(void);
 
@@ -385,7 +418,7 @@ extern int sysctl_perf_event_mlock;
 extern int sysctl_perf_event_sample_rate;
 extern int sysctl_perf_cpu_time_max_percent;
 extern int perf_sample_period_ns;
-/* Is @task's memory and identity visible to the caller (PTRACE_MODE_READ)? */
-bool perf_check_task_access(struct task_struct *task);
+/* Overflow interrupts one event may take per tick (throttling). */
+extern int perf_max_samples_per_tick;
 
 #endif /* _KERNEL_EVENTS_INTERNAL_H */

@@ -154,14 +154,18 @@ static int perf_event_modify_attr(struct perf_event *event, struct perf_event_at
 	if (event->attr.type != PERF_TYPE_BREAKPOINT)
 		return -EOPNOTSUPP;
 
-	ret = perf_modify_breakpoint(event, attr);
-	if (ret)
-		return ret;
+	/*
+	 * sig_data may change for any event; it is copied first, so that the
+	 * breakpoint's check that nothing else changed compares equal there.
+	 */
 	mutex_lock(&event->child_mutex);
+	event->attr.sig_data = attr->sig_data;
+	ret = perf_modify_breakpoint(event, attr);
 	list_for_each_entry(child, &event->child_list, child_list) {
-		ret = perf_modify_breakpoint(child, attr);
 		if (ret)
 			break;
+		child->attr.sig_data = attr->sig_data;
+		ret = perf_modify_breakpoint(child, attr);
 	}
 	mutex_unlock(&event->child_mutex);
 	return ret;

@@ -38,6 +38,12 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	if (IS_ERR(event))
 		return event;
 
+	/* an uncore-style PMU has no task contexts */
+	if (task && event->pmu->task_ctx_nr == perf_invalid_context) {
+		err = -EINVAL;
+		goto err_event;
+	}
+
 	ctx = perf_find_get_context(task, event->cpu);
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);
@@ -54,7 +60,9 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 		goto err_unlock;
 	}
 	/* hands our context reference over to the event */
-	perf_install_in_context(ctx, event, event->cpu);
+	err = perf_install_in_context(ctx, event, event->cpu);
+	if (err)
+		goto err_unlock;
 	mutex_unlock(&ctx->mutex);
 	return event;
 

@@ -7,13 +7,10 @@
  * callers never reach copy/end), sample preparation and output, the
  * side-band records (mmap, comm, fork, namespaces, ksymbol, bpf,
  * text_poke), the AUX area API, the user page, perf_callchain(), the
- * overflow entry point perf_event_overflow() (which does call a custom
- * overflow handler: ptrace and kgdb breakpoints, the hard-lockup watchdog),
- * the perf_snapshot_branch_stack static call and the guest callbacks.
+ * perf_snapshot_branch_stack static call and the guest callbacks.  The
+ * overflow entry point is overflow.c's.
  *
- * Locking: none of its own.  perf_event_overflow() runs in NMI or IRQ
- * context with the event's PMU stopped or being stopped; it only reads the
- * event and may queue the event's pending irq_work.
+ * Locking: none of its own.
  */
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -122,34 +119,6 @@ void perf_event__output_id_sample(struct perf_event *event, struct perf_output_h
 
 void perf_log_lost_samples(struct perf_event *event, u64 lost)
 {
-}
-
-/*
- * An overflow reported by a PMU (NMI or IRQ).  Returns non-zero when the
- * driver should stop the event: its PERF_EVENT_IOC_REFRESH budget ran out.
- * Throttling and signals are part 2.
- */
-int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
-			struct pt_regs *regs)
-{
-	perf_overflow_handler_t handler;
-	int ret = 0;
-
-	if (atomic_read(&event->event_limit) && atomic_dec_and_test(&event->event_limit)) {
-		ret = 1;
-		event->pending_kill = POLL_HUP;
-		perf_event_disable_inatomic(event);
-	}
-
-	handler = READ_ONCE(event->overflow_handler);
-	if (handler)
-		handler(event, data, regs);
-	return ret;
-}
-
-int perf_event_account_interrupt(struct perf_event *event)
-{
-	return 0;	/* never throttled yet */
 }
 
 void perf_event_update_userpage(struct perf_event *event)

@@ -139,6 +139,9 @@ void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_dat
 
 	if (!regs || !is_sampling_event(event))
 		return;
+	/* throttled: no overflow until the tick starts it again */
+	if (hwc->interrupts == PERF_THROTTLED)
+		return;
 
 	/*
 	 * Asked for the period in each sample, with a fixed period: every
@@ -600,6 +603,7 @@ static struct pmu perf_task_clock_pmu = {
 void __init perf_sw_pmus_init(void)
 {
 	perf_pmu_register(&perf_swevent_pmu, "software", PERF_TYPE_SOFTWARE);
-	perf_pmu_register(&perf_cpu_clock_pmu, "cpu_clock", -1);
-	perf_pmu_register(&perf_task_clock_pmu, "task_clock", -1);
+	/* as in 6.1: no name, so no sysfs device (their type is internal) */
+	perf_pmu_register(&perf_cpu_clock_pmu, NULL, -1);
+	perf_pmu_register(&perf_task_clock_pmu, NULL, -1);
 }

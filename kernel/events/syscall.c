@@ -51,31 +51,9 @@ static u64 perf_event_user_id(struct perf_event *event)
 
 /* ---- read ---------------------------------------------------------------- */
 
-/* Bytes a read() of @event returns for @nr group members. */
-static size_t perf_read_size(u64 read_format, int nr)
+/* Append @event's [id] and [lost] at @p; returns the next slot. */
+static u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_format)
 {
-	size_t per_value = sizeof(u64);
-	size_t header = 0;
-
-	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		header += sizeof(u64);
-	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		header += sizeof(u64);
-	if (read_format & PERF_FORMAT_ID)
-		per_value += sizeof(u64);
-	if (read_format & PERF_FORMAT_LOST)
-		per_value += sizeof(u64);
-
-	if (read_format & PERF_FORMAT_GROUP)
-		return sizeof(u64) + header + nr * per_value;
-	return header + per_value;
-}
-
-/* Append one member's value, [id] and [lost] at @p; returns the next slot. */
-static u64 *perf_put_member(u64 *p, struct perf_event *event, u64 read_format,
-			    u64 value)
-{
-	*p++ = value;
 	if (read_format & PERF_FORMAT_ID)
 		*p++ = perf_event_user_id(event);
 	if (read_format & PERF_FORMAT_LOST)
@@ -83,16 +61,20 @@ static u64 *perf_put_member(u64 *p, struct perf_event *event, u64 read_format,
 	return p;
 }
 
+/* Reads up to this many u64s (values and members) need no allocation. */
+#define PERF_READ_ONSTACK	16
+
 ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t count)
 {
 	u64 read_format = event->attr.read_format;
 	struct perf_event *leader = event->group_leader;
+	u64 onstack[PERF_READ_ONSTACK];
 	struct perf_event *sibling;
-	u64 enabled, running, value;
-	u64 *values, *p;
-	size_t size;
+	u64 enabled, running;
+	u64 *values, *member, *p;
+	size_t size, words;
 	ssize_t ret;
-	int nr = 1;
+	int nr = 1, i = 0;
 
 	if (read_format & PERF_FORMAT_GROUP)
 		nr += leader->nr_siblings;
@@ -102,42 +84,43 @@ ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t coun
 	if (event->state == PERF_EVENT_STATE_ERROR)
 		return 0;
 
-	values = kzalloc(size, GFP_KERNEL);
-	if (!values)
-		return -ENOMEM;
+	/* the record, then one value per member */
+	words = size / sizeof(u64) + nr;
+	values = onstack;
+	if (words > PERF_READ_ONSTACK) {
+		values = kmalloc_array(words, sizeof(u64), GFP_KERNEL);
+		if (!values)
+			return -ENOMEM;
+	}
+	member = values + size / sizeof(u64);
 	p = values;
 
+	/* { nr, times, { value, id, lost } * nr } or { value, times, id, lost } */
 	if (read_format & PERF_FORMAT_GROUP) {
-		/* bring the whole group current at once, then sum the children */
-		perf_event_read(leader, true);
-		value = perf_event_read_value_locked(leader, &enabled, &running);
+		/* the whole group at one instant */
+		perf_group_read_values(leader, member, &enabled, &running);
 		*p++ = nr;
-		if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			*p++ = enabled;
-		if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			*p++ = running;
-		p = perf_put_member(p, leader, read_format, value);
+	} else {
+		*p++ = perf_event_read_value_locked(event, &enabled, &running);
+	}
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*p++ = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*p++ = running;
+	if (read_format & PERF_FORMAT_GROUP) {
+		*p++ = member[i++];
+		p = perf_put_id_lost(p, leader, read_format);
 		for_each_sibling_event(sibling, leader) {
-			u64 e, r;
-
-			value = perf_event_read_value_locked(sibling, &e, &r);
-			p = perf_put_member(p, sibling, read_format, value);
+			*p++ = member[i++];
+			p = perf_put_id_lost(p, sibling, read_format);
 		}
 	} else {
-		value = perf_event_read_value_locked(event, &enabled, &running);
-		*p++ = value;
-		if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			*p++ = enabled;
-		if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			*p++ = running;
-		if (read_format & PERF_FORMAT_ID)
-			*p++ = perf_event_user_id(event);
-		if (read_format & PERF_FORMAT_LOST)
-			*p++ = atomic64_read(&event->lost_samples);
+		perf_put_id_lost(p, event, read_format);
 	}
 
 	ret = copy_to_user(buf, values, size) ? -EFAULT : size;
-	kfree(values);
+	if (values != onstack)
+		kfree(values);
 	return ret;
 }
 
@@ -229,12 +212,15 @@ const struct file_operations perf_fops = {
 /* ---- perf_event_open(2) ---------------------------------------------------- */
 
 /* The checks of the attr that 6.1 makes in the system call itself. */
-static int perf_open_check_attr(struct perf_event_attr *attr, pid_t pid, int cpu)
+static int perf_open_check_attr(struct perf_event_attr *attr)
 {
 	int err;
 
-	/* Debian: perf_event_paranoid above 2 closes the syscall to users */
-	if (perf_paranoid_any() && !perfmon_capable())
+	/*
+	 * Debian: perf_event_paranoid above 2 closes the syscall to all but
+	 * CAP_SYS_ADMIN (CAP_PERFMON is not enough there).
+	 */
+	if (perf_paranoid_any() && !capable(CAP_SYS_ADMIN))
 		return -EACCES;
 
 	if (!attr->exclude_kernel) {
@@ -250,12 +236,6 @@ static int perf_open_check_attr(struct perf_event_attr *attr, pid_t pid, int cpu
 	}
 	if (attr->namespaces && !perfmon_capable())
 		return -EACCES;
-	/* CPU-wide events see every task */
-	if (pid == -1 && cpu != -1) {
-		err = perf_allow_cpu(attr);
-		if (err)
-			return err;
-	}
 
 	if (attr->freq) {
 		if (attr->sample_freq > sysctl_perf_event_sample_rate)
@@ -264,15 +244,18 @@ static int perf_open_check_attr(struct perf_event_attr *attr, pid_t pid, int cpu
 		return -EINVAL;
 	}
 
-	if (attr->sample_type & (PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_REGS_INTR)) {
+	/* physical addresses are for those who may see the kernel */
+	if (attr->sample_type & PERF_SAMPLE_PHYS_ADDR) {
 		err = perf_allow_kernel(attr);
 		if (err)
 			return err;
 	}
-
-	/* a per-child PERF_SAMPLE_READ cannot be summed into the parent */
-	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
-		return -EINVAL;
+	/* interrupted registers may hold kernel data: a lockdown matter */
+	if (attr->sample_type & PERF_SAMPLE_REGS_INTR) {
+		err = security_locked_down(LOCKDOWN_PERF);
+		if (err)
+			return err;
+	}
 
 	return 0;
 }
@@ -319,40 +302,20 @@ static bool perf_open_task_allowed(struct perf_event_attr *attr, struct task_str
 	return capable || ptrace_may_access(task, mode);
 }
 
-/* attr.use_clockid: pick the clock; a PMU that samples in NMI needs a safe one. */
-static int perf_open_set_clock(struct perf_event *event)
+/*
+ * Where the event may go, once its PMU is known.  Every CPU-wide event,
+ * a cgroup event too, watches every task of its CPU: that is the
+ * CPU-event permission (perf_event_paranoid, CAP_PERFMON, the LSM hook).
+ * A PMU without task contexts (uncore-style) takes CPU events only, and
+ * no cgroup events either: its CPU is not where the cgroup's tasks run.
+ */
+static int perf_open_check_target(struct perf_event *event, struct task_struct *task)
 {
-	bool nmi_safe = false;
-
-	if (!event->attr.use_clockid) {
-		if (!event->clock)
-			event->clock = local_clock;
-		return 0;
-	}
-
-	switch (event->attr.clockid) {
-	case CLOCK_MONOTONIC:
-		event->clock = ktime_get_mono_fast_ns;
-		nmi_safe = true;
-		break;
-	case CLOCK_MONOTONIC_RAW:
-		event->clock = ktime_get_raw_fast_ns;
-		nmi_safe = true;
-		break;
-	case CLOCK_REALTIME:
-		event->clock = ktime_get_real_ns;
-		break;
-	case CLOCK_BOOTTIME:
-		event->clock = ktime_get_boottime_ns;
-		break;
-	case CLOCK_TAI:
-		event->clock = ktime_get_clocktai_ns;
-		break;
-	default:
+	if (event->pmu->task_ctx_nr == perf_invalid_context &&
+	    (task || perf_event_is_cgroup(event)))
 		return -EINVAL;
-	}
-	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
-		return -EINVAL;
+	if (!task)
+		return perf_allow_cpu(&event->attr);
 	return 0;
 }
 
@@ -426,7 +389,7 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	if (err)
 		return err;
 
-	err = perf_open_check_attr(&attr, pid, cpu);
+	err = perf_open_check_attr(&attr);
 	if (err)
 		return err;
 
@@ -491,10 +454,6 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto err_task;
 	}
 
-	err = perf_open_set_clock(event);
-	if (err)
-		goto err_event;
-
 	/* no AUX PMU in part 1: aux_output/aux_sample_size need an AUX leader */
 	if ((attr.aux_output || attr.aux_sample_size) &&
 	    !(group_leader && has_aux(group_leader))) {
@@ -520,6 +479,10 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 			goto err_event;
 		}
 	}
+
+	err = perf_open_check_target(event, task);
+	if (err)
+		goto err_event;
 
 	ctx = perf_find_get_context(task, event->cpu);
 	if (IS_ERR(ctx)) {
@@ -564,7 +527,9 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto err_locked;
 	}
 
-	perf_install_in_context(ctx, event, event->cpu);
+	err = perf_install_in_context(ctx, event, event->cpu);
+	if (err)
+		goto err_locked;
 	perf_group_update_sizes(event->group_leader);
 	mutex_unlock(&ctx->mutex);
 

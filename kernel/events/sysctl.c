@@ -18,7 +18,6 @@
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/ptrace.h>
 #include <linux/sysctl.h>
 
 #include "internal.h"
@@ -42,7 +41,7 @@ int sysctl_perf_cpu_time_max_percent __read_mostly = DEFAULT_CPU_TIME_MAX_PERCEN
 int perf_sample_period_ns __read_mostly = NSEC_PER_SEC / DEFAULT_MAX_SAMPLE_RATE;
 
 /* Samples one CPU may take per tick at the current rate (throttling). */
-static int perf_max_samples_per_tick __read_mostly =
+int perf_max_samples_per_tick __read_mostly =
 	DIV_ROUND_UP(DEFAULT_MAX_SAMPLE_RATE, HZ);
 
 /* Longest average sample allowed, ns; 0: the check is off. */
@@ -177,11 +176,4 @@ void perf_sample_event_took(u64 sample_len_ns)
 	avg = sum >> PERF_SAMPLE_AVG_SHIFT;
 	if (avg > allowed)
 		perf_sample_rate_lower(avg);
-}
-
-/* ---- access ------------------------------------------------------------------ */
-
-bool perf_check_task_access(struct task_struct *task)
-{
-	return ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS);
 }

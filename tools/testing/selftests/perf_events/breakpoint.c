@@ -313,6 +313,42 @@ TEST(sigtrap_requires_remove_on_exec)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * MODIFY_ATTRIBUTES may change sig_data of any event (6.1 copies it before
+ * the breakpoint's own check that nothing else changed).
+ */
+TEST(modify_attributes_changes_sig_data)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	bp_attr(&attr, HW_BREAKPOINT_W, (void *)&watched[0], 8);
+	attr.sample_period = 0;		/* counting is enough here */
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = 0x1111;
+	fd = perfev_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && bp_unsupported(errno, HW_BREAKPOINT_W))
+		SKIP(return, "%s", bp_unsupported(errno, HW_BREAKPOINT_W));
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	attr.sig_data = 0x2222;
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) TH_LOG("errno %d", errno);
+	/* with the address too */
+	bp_attr(&attr, HW_BREAKPOINT_W, (void *)&watched[2], 8);
+	attr.sample_period = 0;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = 0x3333;
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) TH_LOG("errno %d", errno);
+	/* anything else that differs is still refused */
+	attr.exclude_kernel = 0;
+	attr.exclude_hv = 0;
+	attr.sigtrap = 0;
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
 TEST(sigtrap_delivers_trap_perf_with_sig_data)
 {
 	struct perf_event_attr attr;

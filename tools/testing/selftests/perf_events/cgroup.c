@@ -231,4 +231,68 @@ TEST_F(cg, group_members_watch_one_cgroup)
 	close(leader);
 }
 
+struct cg_target {
+	int fd;
+	int cpu;
+};
+
+/* Child body: open a user-only cgroup event; 0 or the errno. */
+static int open_cgroup_user_fn(void *arg)
+{
+	struct cg_target *t = arg;
+	struct perf_event_attr attr;
+	int fd;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = perfev_open(&attr, t->fd, t->cpu, -1, PERF_FLAG_PID_CGROUP);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A cgroup event watches every task of its cgroup on a CPU: it is a
+ * CPU-wide event and needs the CPU-event permission (paranoid <= 0 or
+ * CAP_PERFMON) like any other.
+ */
+TEST_F(cg, unprivileged_cgroup_event_needs_the_cpu_event_permission)
+{
+	struct cg_target t = { .fd = self->root_fd, .cpu = self->cpu };
+	const char *paranoid = "/proc/sys/kernel/perf_event_paranoid";
+	long long saved;
+
+	ASSERT_EQ(0, perfev_read_int(paranoid, &saved));
+	ASSERT_EQ(0, perfev_write_int(paranoid, 2));
+	EXPECT_EQ(EACCES, perfev_run_unprivileged(open_cgroup_user_fn, &t));
+	ASSERT_EQ(0, perfev_write_int(paranoid, 1));
+	EXPECT_EQ(EACCES, perfev_run_unprivileged(open_cgroup_user_fn, &t));
+	ASSERT_EQ(0, perfev_write_int(paranoid, 0));
+	EXPECT_EQ(0, perfev_run_unprivileged(open_cgroup_user_fn, &t));
+	EXPECT_EQ(0, perfev_write_int(paranoid, saved));
+	/* root may */
+	EXPECT_EQ(0, open_cgroup_user_fn(&t));
+}
+
+/* A PMU without task contexts (uncore-style) takes no cgroup events. */
+TEST_F(cg, uncore_pmu_refuses_cgroup_events)
+{
+	struct perf_event_attr attr;
+	int type, fd;
+
+	type = perfev_pmu_type("perfev_uncore");
+	if (type < 0)
+		SKIP(return, "no perfev_uncore PMU (CONFIG_PERF_TEST_PMU)");
+	perfev_attr_init(&attr, type, 0x01);
+	EXPECT_EQ(-1, perfev_open(&attr, self->a_fd, self->cpu, -1, PERF_FLAG_PID_CGROUP));
+	EXPECT_EQ(EINVAL, errno);
+	/* the same event as a CPU event is fine */
+	fd = perfev_open(&attr, -1, self->cpu, -1, 0);
+	EXPECT_GE(fd, 0) TH_LOG("errno %d", errno);
+	if (fd >= 0)
+		close(fd);
+}
+
 TEST_HARNESS_MAIN

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "perfev.h"
@@ -33,6 +34,7 @@
 #define PTP_NS_X3	0x03
 #define PTP_NS_PMC0	0x10
 #define PTP_NS_PMC01	0x11
+#define PTP_NOFORK	0x20
 #define BURN		3000000UL
 
 #define RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -419,6 +421,167 @@ TEST(events_of_another_task_count_only_its_time)
 	ASSERT_EQ(0, perfev_child_wait(&child));
 	close(self_fd);
 	close(fd);
+}
+
+/* A pinned ns_pmc0 event on CPU @cpu (pid -1) or on this task (@cpu -1). */
+static int open_pinned_pmc0(int type, int cpu, bool disabled)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, type, PTP_NS_PMC0);
+	attr.read_format = RF_TIMES;
+	attr.pinned = 1;
+	attr.disabled = disabled;
+	return perfev_open(&attr, cpu < 0 ? 0 : -1, cpu, -1, 0);
+}
+
+/*
+ * Policy: CPU pinned groups are scheduled before task pinned ones.  That
+ * holds when a CPU pinned group arrives (@enable_later false) or is
+ * enabled while a task pinned group holds the counter it needs: the CPU
+ * group gets it, the task group goes to ERROR (6.1's ctx_resched()).
+ */
+static void cpu_pinned_wins(struct __test_metadata *_metadata, bool enable_later)
+{
+	struct perfev_value v;
+	cpu_set_t orig;
+	__u64 buf[3];
+	int task_fd, cpu_fd, cpu, type;
+
+	REQUIRE_PTP(type);
+	cpu = perfev_pin_here(&orig);
+	ASSERT_GE(cpu, 0);
+	task_fd = open_pinned_pmc0(type, -1, false);
+	ASSERT_GE(task_fd, 0) TH_LOG("errno %d", errno);
+	perfev_burn(BURN);
+	ASSERT_EQ(0, perfev_read_value(task_fd, &v));
+	ASSERT_GT(v.running, 0ULL);
+
+	cpu_fd = open_pinned_pmc0(type, cpu, enable_later);
+	ASSERT_GE(cpu_fd, 0) TH_LOG("errno %d", errno);
+	if (enable_later) {
+		perfev_burn(BURN);
+		ASSERT_EQ(0, ioctl(cpu_fd, PERF_EVENT_IOC_ENABLE, 0));
+	}
+	perfev_burn(BURN);
+	EXPECT_EQ(0, perfev_read_value(cpu_fd, &v)) TH_LOG("the CPU pinned event is in error");
+	EXPECT_GT(v.running, 0ULL);
+	EXPECT_EQ(0, read(task_fd, buf, sizeof(buf))) TH_LOG("the task pinned event still runs");
+	close(cpu_fd);
+	close(task_fd);
+	perfev_unpin(&orig);
+}
+
+TEST(cpu_pinned_group_installed_goes_before_task_pinned)
+{
+	cpu_pinned_wins(_metadata, false);
+}
+
+TEST(cpu_pinned_group_enabled_goes_before_task_pinned)
+{
+	cpu_pinned_wins(_metadata, true);
+}
+
+/*
+ * A group read while it runs gives every member at one instant: the PMU
+ * counts all of them over the same intervals (it freezes its counters for
+ * scheduling) and the core reads the group in one PMU read transaction,
+ * during which the counters are frozen too.  So x2 and x3 are exact
+ * multiples of x1.
+ */
+TEST(group_read_while_running_reads_every_member_at_one_instant)
+{
+	const __u64 rf = PERF_FORMAT_GROUP | RF_TIMES;
+	struct perf_event_attr attr;
+	__u64 buf[3 + 3];
+	int fds[3], i, round, type;
+
+	REQUIRE_PTP(type);
+	for (i = 0; i < 3; i++) {
+		perfev_attr_init(&attr, type, PTP_NS + i);
+		attr.read_format = rf;
+		attr.disabled = i == 0;
+		fds[i] = perfev_open(&attr, 0, -1, i ? fds[0] : -1, 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("event %d errno %d", i, errno);
+	}
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
+	for (round = 0; round < 5; round++) {
+		perfev_burn(BURN / 4);
+		ASSERT_EQ((ssize_t)sizeof(buf), read(fds[0], buf, sizeof(buf)));
+		ASSERT_EQ(3ULL, buf[0]);
+		ASSERT_GT(buf[3], 0ULL);
+		EXPECT_EQ(2 * buf[3], buf[4])
+			TH_LOG("round %d: x1 %llu x2 %llu", round, (unsigned long long)buf[3],
+			       (unsigned long long)buf[4]);
+		EXPECT_EQ(3 * buf[3], buf[5])
+			TH_LOG("round %d: x1 %llu x3 %llu", round, (unsigned long long)buf[3],
+			       (unsigned long long)buf[5]);
+	}
+	close_fds(fds, 3);
+}
+
+/*
+ * An inherited group that cannot be cloned into the child fails the fork
+ * with the PMU's error, flexible as well as pinned (6.1).
+ */
+TEST(inherited_group_that_cannot_be_cloned_fails_the_fork)
+{
+	struct perf_event_attr attr;
+	int fd, type, status;
+	pid_t pid;
+
+	REQUIRE_PTP(type);
+	perfev_attr_init(&attr, type, PTP_NOFORK);
+	attr.inherit = 1;
+	attr.disabled = 0;
+	fd = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	EXPECT_EQ(-1, pid);
+	EXPECT_EQ(ENOSPC, errno);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	close(fd);
+
+	/* without the event, fork works again */
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+}
+
+/*
+ * "perfev_uncore" has no task contexts (perf_invalid_context), like an
+ * uncore PMU: it takes CPU events only.  Task events, on any CPU or none,
+ * are EINVAL from the core itself (the driver does not check).
+ */
+TEST(uncore_pmu_takes_cpu_events_only)
+{
+	struct perf_event_attr attr;
+	struct perfev_value v;
+	int fd, type;
+
+	type = perfev_pmu_type("perfev_uncore");
+	if (type < 0)
+		SKIP(return, "no perfev_uncore PMU (CONFIG_PERF_TEST_PMU)");
+	perfev_attr_init(&attr, type, 0x01);
+	attr.read_format = RF_TIMES;
+	attr.disabled = 0;
+	fd = perfev_open(&attr, -1, 0, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	usleep(10000);
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	EXPECT_GT(v.value, 0ULL);
+	close(fd);
+
+	EXPECT_EQ(-1, perfev_open(&attr, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, perfev_open(&attr, 0, 0, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* cgroup events: cgroup.c, where a cgroup hierarchy is mounted */
 }
 
 /* Open a sampling event of @config (IP, TID, PERIOD + @extra) and map a ring. */

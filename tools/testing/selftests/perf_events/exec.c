@@ -247,6 +247,36 @@ TEST(enable_on_exec_fires_once)
 	close(fd);
 }
 
+/*
+ * All enable_on_exec events of a task are enabled at one instant of its
+ * context's clock (one pass, as 6.1's perf_event_enable_on_exec()), and at
+ * its exit all stop at one instant: so every one has the same
+ * time_enabled, to the nanosecond.
+ */
+TEST(enable_on_exec_enables_every_event_at_one_instant)
+{
+	struct exec_opts o = { .pre = 0, .post = POST_PAGES };
+	struct perfev_value v[8];
+	struct exec_child c;
+	int fds[8], i;
+
+	ASSERT_EQ(0, exec_child_start(&c, &o));
+	for (i = 0; i < 8; i++) {
+		fds[i] = open_pf(c.pid, true, true, false, false, -1);
+		ASSERT_GE(fds[i], 0);
+	}
+	ASSERT_EQ(0, exec_child_step(&c));
+	ASSERT_EQ(0, exec_child_finish(&c));
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, perfev_read_value(fds[i], &v[i]));
+		EXPECT_GT(v[i].enabled, 0ULL);
+		EXPECT_EQ(v[0].enabled, v[i].enabled)
+			TH_LOG("event %d enabled %llu, event 0 %llu", i,
+			       (unsigned long long)v[i].enabled, (unsigned long long)v[0].enabled);
+		close(fds[i]);
+	}
+}
+
 TEST(failed_exec_does_not_trigger)
 {
 	struct exec_opts o = { .pre = POST_PAGES, .post = POST_PAGES, .failed_exec = true };

@@ -307,6 +307,56 @@ TEST(closing_leader_siblings_stay_readable_and_count)
 	close(sib);
 }
 
+static void touch_and_exit(void *arg)
+{
+	perfev_touch_pages(64);
+}
+
+/*
+ * The group of a task that exited stays whole: read() of the leader gives
+ * every member with its final value, as before the exit (6.1); closing
+ * the leader afterwards still leaves the sibling readable on its own.
+ */
+TEST(group_of_an_exited_task_reads_every_member)
+{
+	const __u64 rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	struct perf_event_attr attr;
+	struct perfev_child c;
+	__u64 buf[8], ids[2];
+	int fds[2], i;
+
+	ASSERT_EQ(0, perfev_child_start(&c, touch_and_exit, NULL));
+	for (i = 0; i < 2; i++) {
+		perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+		attr.read_format = rf;
+		attr.disabled = i == 0;
+		fds[i] = perfev_open(&attr, c.pid, -1, i ? fds[0] : -1, 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("member %d errno %d", i, errno);
+		ASSERT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_ID, &ids[i]));
+	}
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, perfev_child_go(&c));
+	ASSERT_EQ(0, perfev_child_wait(&c));
+
+	/* nr, then value and id of each member */
+	ASSERT_EQ(5 * 8, read(fds[0], buf, sizeof(buf)));
+	EXPECT_EQ(2ULL, buf[0]);
+	EXPECT_GE(buf[1], 64ULL);
+	EXPECT_EQ(ids[0], buf[2]);
+	EXPECT_EQ(buf[1], buf[3]);
+	EXPECT_EQ(ids[1], buf[4]);
+	/* the sibling reads the same group */
+	ASSERT_EQ(5 * 8, read(fds[1], buf, sizeof(buf)));
+	EXPECT_EQ(2ULL, buf[0]);
+
+	close(fds[0]);
+	ASSERT_EQ(3 * 8, read(fds[1], buf, sizeof(buf)));
+	EXPECT_EQ(1ULL, buf[0]);
+	EXPECT_GE(buf[1], 64ULL);
+	EXPECT_EQ(ids[1], buf[2]);
+	close(fds[1]);
+}
+
 TEST(software_group_ignores_exclusive)
 {
 	const __u64 rf = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -856,6 +856,20 @@ TEST(modify_attributes_software_and_type_mismatch)
 	attr.read_format = 1ULL << 40;
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr));
 	EXPECT_EQ(EINVAL, errno);
+	/*
+	 * ...but only by what perf_copy_attr() checks: the period, frequency
+	 * and inherit rules are the open's, so such an attr is a software
+	 * event that cannot be modified.
+	 */
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.freq = 1;
+	attr.sample_freq = 1ULL << 40;
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1ULL << 63;
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr));
+	EXPECT_EQ(EOPNOTSUPP, errno);
 	close(fd);
 }
 

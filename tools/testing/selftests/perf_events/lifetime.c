@@ -481,6 +481,71 @@ TEST(open_on_sleeping_task_whose_last_event_closed_while_it_ran)
 	munmap((void *)phase, pgsz());
 }
 
+#define RUNNER_PAGES	2000
+
+struct runner {
+	volatile unsigned long progress;	/* bumped while it runs */
+	volatile unsigned long cpu;		/* where it runs */
+	volatile int stop;
+};
+
+/*
+ * An event opened on a task that runs on another CPU (installed there by a
+ * cross-CPU call) counts what the task does from then on.
+ */
+TEST(open_on_a_task_running_on_another_cpu_counts)
+{
+	struct runner *sw;
+	struct perfev_value v;
+	unsigned long p0;
+	int fd, status, i;
+	cpu_set_t saved;
+	pid_t pid;
+
+	if (perfev_nr_cpus() < 2)
+		SKIP(return, "needs two online CPUs");
+	sw = mmap(NULL, pgsz(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sw);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char *mem = mmap(NULL, RUNNER_PAGES * pgsz(), PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (mem == MAP_FAILED)
+			_exit(1);
+		pin_to(1);
+		sw->cpu = sched_getcpu();
+		while (!sw->stop) {
+			madvise(mem, RUNNER_PAGES * pgsz(), MADV_DONTNEED);
+			for (i = 0; i < RUNNER_PAGES && !sw->stop; i++) {
+				mem[i * pgsz()] = 1;
+				sw->progress++;
+			}
+		}
+		_exit(0);
+	}
+	pin_to(0);
+	while (!sw->progress)
+		usleep(1000);
+	fd = open_pf(pid, -1, false);
+	EXPECT_GE(fd, 0);
+	p0 = sw->progress;
+	while (sw->progress < p0 + 100)
+		;
+	memset(&v, 0, sizeof(v));
+	EXPECT_EQ(0, perfev_read_value(fd, &v));
+	sw->stop = 1;
+	EXPECT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_GT(v.value, 0ULL) TH_LOG("child on cpu %lu: %llu faults, %llu/%llu ns",
+				       sw->cpu, v.value, v.running, v.enabled);
+	close(fd);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	munmap(sw, pgsz());
+}
+
+
 #define MANY	2000
 
 TEST(thousands_of_events_open_and_close)
@@ -728,6 +793,72 @@ TEST_F(hotplug, task_event_keeps_counting_across_offline)
 	EXPECT_LT(b.value - a.value, 16ULL + 1000);
 	ASSERT_EQ(0, perfev_write_int(CPU1_ONLINE, 1));
 	close(fd);
+}
+
+/*
+ * Forks that inherit a tracepoint event (the child's copy is initialised
+ * under the tracing event_mutex while the fork holds a context mutex)
+ * while another process takes cpu1 offline and online (the hotplug
+ * callbacks take the CPU context's mutex): no deadlock, no lockdep
+ * report, and the inherited counts fold back into the parent's event.
+ */
+TEST_F(hotplug, forks_inherit_a_tracepoint_event_while_cpu1_goes_off_and_on)
+{
+	struct perf_event_attr attr;
+	int id, fd, i, status, forks = 0;
+	volatile int *stop;
+	__u64 count = 0;
+	pid_t toggler, pid;
+
+	if (!self->can)
+		SKIP(return, "cpu1 cannot be taken offline here");
+	id = perfev_tracepoint_id("sched", "sched_process_fork");
+	if (id < 0)
+		SKIP(return, "no sched:sched_process_fork tracepoint");
+	stop = mmap(NULL, pgsz(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, stop);
+	perfev_attr_init(&attr, PERF_TYPE_TRACEPOINT, id);
+	attr.inherit = 1;
+	attr.disabled = 0;
+	fd = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+
+	toggler = fork();
+	ASSERT_GE(toggler, 0);
+	if (toggler == 0) {
+		for (i = 0; i < 6 && !*stop; i++) {
+			if (perfev_write_int(CPU1_ONLINE, 0) || perfev_write_int(CPU1_ONLINE, 1))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 200; i++) {
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			/* a grandchild too: its copy is inherited from a copy */
+			pid = fork();
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+			_exit(0);
+		}
+		forks++;
+		waitpid(pid, NULL, 0);
+		if (waitpid(toggler, &status, WNOHANG) == toggler) {
+			toggler = 0;
+			break;
+		}
+	}
+	*stop = 1;
+	if (toggler > 0)
+		EXPECT_EQ(toggler, waitpid(toggler, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0, perfev_read_count(fd, &count));
+	/* each fork of this task and of each child counted */
+	EXPECT_GE(count, (__u64)forks * 2);
+	close(fd);
+	munmap((void *)stop, pgsz());
 }
 
 TEST_HARNESS_MAIN

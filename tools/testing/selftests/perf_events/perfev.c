@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
+#include <linux/capability.h>
 
 #include "perfev.h"
 
@@ -262,6 +263,31 @@ int perfev_run_unprivileged(int (*fn)(void *arg), void *arg)
 	if (pid == 0) {
 		if (setgid(65534) || setuid(65534))
 			_exit(255);
+		_exit(fn(arg) & 0xff);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+int perfev_run_with_caps(int (*fn)(void *arg), void *arg, __u64 caps)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {
+		{ .effective = (__u32)caps, .permitted = (__u32)caps },
+		{ .effective = (__u32)(caps >> 32), .permitted = (__u32)(caps >> 32) },
+	};
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(254);
 		_exit(fn(arg) & 0xff);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))

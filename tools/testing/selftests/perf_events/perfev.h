@@ -97,6 +97,13 @@ int perfev_pipe_pingpong(int rounds);		/* round trips with a child, both on one 
 int perfev_run_unprivileged(int (*fn)(void *arg), void *arg);
 
 /*
+ * Run @fn(arg) in a forked child that keeps its uid but has exactly the
+ * capabilities of the mask @caps (bit N: capability N), effective and
+ * permitted; returns as perfev_run_unprivileged() (254: capset failed).
+ */
+int perfev_run_with_caps(int (*fn)(void *arg), void *arg, __u64 caps);
+
+/*
  * Open the struct perf_event_attr at @attr on the calling thread and close
  * it again: 0, or the errno.  Made to be the @fn of perfev_run_unprivileged().
  */

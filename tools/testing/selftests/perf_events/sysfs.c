@@ -33,6 +33,8 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <linux/capability.h>
 
 #include "../kselftest_harness.h"
 #include "perfev.h"
@@ -221,6 +223,19 @@ TEST(software_and_tracepoint_pmu_types_fixed)
 	if (perfev_pmu_type("tracepoint") < 0)
 		SKIP(return, "no tracepoint PMU (CONFIG_EVENT_TRACING off)");
 	EXPECT_EQ(PERF_TYPE_TRACEPOINT, perfev_pmu_type("tracepoint"));
+}
+
+/* cpu-clock and task-clock have PMUs of their own, but no sysfs device (6.1) */
+TEST(cpu_clock_and_task_clock_have_no_sysfs_device)
+{
+	struct stat st;
+
+	EXPECT_EQ(-1, stat("/sys/bus/event_source/devices/cpu_clock", &st));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, stat("/sys/bus/event_source/devices/task_clock", &st));
+	EXPECT_EQ(ENOENT, errno);
+	/* the software PMU that serves them by type has one */
+	EXPECT_EQ(0, stat("/sys/bus/event_source/devices/software", &st));
 }
 
 TEST(breakpoint_pmu_type_fixed)
@@ -819,6 +834,54 @@ TEST_F(sysctl, paranoid3_debian_forbids_all_unprivileged)
 	/* a bad attr is still reported first */
 	attr.__reserved_2 = 1;
 	EXPECT_EQ(EINVAL, unpriv_open(&attr, 0, -1));
+}
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+
+static int open_task_clock_fn(void *arg)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, true);
+	return uopen_fn(&(struct uopen){ .attr = attr, .pid = 0, .cpu = -1 });
+}
+
+/*
+ * Debian's level 3 is a CAP_SYS_ADMIN gate: CAP_PERFMON, which passes every
+ * other paranoid check, does not open the syscall there.
+ */
+TEST_F(sysctl, paranoid3_debian_needs_cap_sys_admin_not_cap_perfmon)
+{
+	if (!self->have[0])
+		SKIP(return, "no perf_event_paranoid");
+	ASSERT_EQ(0, set_sysctl(PARANOID, 3));
+	EXPECT_EQ(EACCES, perfev_run_with_caps(open_task_clock_fn, NULL, 1ULL << CAP_PERFMON));
+	EXPECT_EQ(0, perfev_run_with_caps(open_task_clock_fn, NULL, 1ULL << CAP_SYS_ADMIN));
+	/* below 3 CAP_PERFMON is enough even for CPU-wide events */
+	ASSERT_EQ(0, set_sysctl(PARANOID, 2));
+	EXPECT_EQ(0, perfev_run_with_caps(open_task_clock_fn, NULL, 1ULL << CAP_PERFMON));
+}
+
+/*
+ * PERF_SAMPLE_REGS_INTR is refused only under lockdown (LOCKDOWN_PERF), not
+ * by perf_event_paranoid: a user-only event may ask for it at level 2.
+ */
+TEST_F(sysctl, regs_intr_is_a_lockdown_check_not_a_paranoid_one)
+{
+	struct perf_event_attr attr;
+
+	if (!self->have[0])
+		SKIP(return, "no perf_event_paranoid");
+	ASSERT_EQ(0, set_sysctl(PARANOID, 2));
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, true);
+	attr.sample_type = PERF_SAMPLE_REGS_INTR;
+	attr.sample_regs_intr = 1;
+	EXPECT_EQ(0, unpriv_open(&attr, 0, -1));
+	/* PHYS_ADDR stays a kernel-data permission */
+	attr.sample_type = PERF_SAMPLE_PHYS_ADDR;
+	EXPECT_EQ(EACCES, unpriv_open(&attr, 0, -1));
 }
 
 TEST_F(sysctl, paranoid1_allows_kernel_but_not_cpu_events)

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation failures inside perf_event_open() (fault injection).
+ *
+ * Covers: with the n-th slab allocation of the calling task made to fail
+ * (/proc/thread-self/fail-nth, failslab), for every n that the open
+ * reaches, the open either fails with ENOMEM and leaves nothing behind, or
+ * succeeds with an event that counts; never a descriptor to an event that
+ * was not installed.  Both a first event of a task (its context is
+ * allocated too) and a group member are tried.  Leaks are kmemleak's to
+ * report (the debug kernel scans after the suite).
+ *
+ * Needs CONFIG_FAILSLAB with CONFIG_FAULT_INJECTION_DEBUG_FS (the debug
+ * configuration; SLOB kernels have no failslab) and SKIPs without them.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "perfev.h"
+
+#define FAILSLAB	"/sys/kernel/debug/failslab"
+#define MAX_NTH		200
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+static int read_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+FIXTURE(failslab)
+{
+	char gfp_wait[16], verbose[16];
+	bool ready;
+};
+
+FIXTURE_SETUP(failslab)
+{
+	self->ready = false;
+	if (access("/proc/thread-self/fail-nth", W_OK) ||
+	    read_str(FAILSLAB "/ignore-gfp-wait", self->gfp_wait, sizeof(self->gfp_wait)) ||
+	    read_str(FAILSLAB "/verbose", self->verbose, sizeof(self->verbose)))
+		SKIP(return, "no failslab fault injection (CONFIG_FAILSLAB, debugfs)");
+	/* GFP_KERNEL allocations too; no stack dump per injected failure */
+	ASSERT_EQ(0, write_str(FAILSLAB "/ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, write_str(FAILSLAB "/verbose", "0"));
+	self->ready = true;
+}
+
+FIXTURE_TEARDOWN(failslab)
+{
+	if (!self->ready)
+		return;
+	write_str(FAILSLAB "/ignore-gfp-wait", self->gfp_wait);
+	write_str(FAILSLAB "/verbose", self->verbose);
+}
+
+/*
+ * Open page-faults on this thread with its @nth slab allocation failing.
+ * Returns the fd or -1 (errno kept); *@reached says whether the n-th
+ * allocation happened within the call.
+ */
+static int open_failing_nth(int nth, int group_fd, bool *reached)
+{
+	struct perf_event_attr attr;
+	char buf[16];
+	int fd, err, fail_fd;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.disabled = 0;
+	fail_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_fd < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", nth);
+	if (write(fail_fd, buf, strlen(buf)) != (ssize_t)strlen(buf)) {
+		close(fail_fd);
+		return -1;
+	}
+	fd = perfev_open(&attr, 0, -1, group_fd, 0);
+	err = errno;
+	/* what is left of the count: 0 once the failure was injected */
+	memset(buf, 0, sizeof(buf));
+	*reached = pread(fail_fd, buf, sizeof(buf) - 1, 0) > 0 && atoi(buf) == 0;
+	/* disarm, whatever happened */
+	if (write(fail_fd, "0", 1) != 1)
+		*reached = true;
+	close(fail_fd);
+	errno = err;
+	return fd;
+}
+
+/* Result codes of one try, from a child process. */
+enum {
+	TRY_CLEAN_FAIL, TRY_COUNTS, TRY_NOT_REACHED,
+	TRY_SETUP = 10, TRY_BAD_ERRNO = 20, TRY_FAILED_UNREACHED, TRY_DEAD_EVENT = 30,
+};
+
+/*
+ * In a fresh process (so that its first event allocates its context too),
+ * open one event, as a group member if @grouped, with the @nth slab
+ * allocation failing.
+ */
+static int try_nth(int nth, bool grouped)
+{
+	bool reached = false;
+	int fd, leader = -1;
+	__u64 count;
+
+	if (grouped) {
+		leader = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
+		if (leader < 0 || ioctl(leader, PERF_EVENT_IOC_ENABLE, 0))
+			return TRY_SETUP;
+	}
+	fd = open_failing_nth(nth, leader, &reached);
+	if (fd < 0) {
+		if (!reached)
+			return TRY_FAILED_UNREACHED;
+		/* an injected failure, reported as such */
+		return errno == ENOMEM ? TRY_CLEAN_FAIL : TRY_BAD_ERRNO;
+	}
+	/* it opened: whatever failed was not needed, and the event counts */
+	count = 0;
+	perfev_touch_pages(4);
+	if (perfev_read_count(fd, &count) || count < 4)
+		return TRY_DEAD_EVENT;
+	return reached ? TRY_COUNTS : TRY_NOT_REACHED;
+}
+
+static int run_try(int nth, bool grouped)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(try_nth(nth, grouped));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Every n up to the first that the open does not reach. */
+static void every_failure_is_clean(struct __test_metadata *_metadata, bool grouped)
+{
+	int nth, ret = TRY_CLEAN_FAIL, failed = 0;
+
+	for (nth = 1; nth <= MAX_NTH; nth++) {
+		ret = run_try(nth, grouped);
+		if (ret == TRY_NOT_REACHED)
+			break;
+		EXPECT_TRUE(ret == TRY_CLEAN_FAIL || ret == TRY_COUNTS)
+			TH_LOG("allocation %d: result %d", nth, ret);
+		failed += ret == TRY_CLEAN_FAIL;
+	}
+	EXPECT_EQ(TRY_NOT_REACHED, ret) TH_LOG("more than %d allocations", MAX_NTH);
+	/* the open does allocate, so some failure must have been seen */
+	EXPECT_GT(failed, 0);
+	TH_LOG("%d allocations tried, %d failed the open", nth - 1, failed);
+}
+
+TEST_F(failslab, first_event_of_a_task_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, false);
+}
+
+TEST_F(failslab, group_member_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, true);
+}
+
+TEST_HARNESS_MAIN
