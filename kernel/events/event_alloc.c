@@ -436,36 +436,11 @@ static void perf_event_free_rcu(struct rcu_head *head)
 	kfree(container_of(head, struct perf_event, rcu_head));
 }
 
-struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
-				    struct task_struct *task,
-				    struct perf_event *group_leader,
-				    struct perf_event *parent_event,
-				    perf_overflow_handler_t overflow_handler,
-				    void *context, int cgroup_fd)
+/* The fields and lists of a fresh event (nothing that can fail). */
+static void perf_event_init_fields(struct perf_event *event, struct perf_event_attr *attr,
+				   int cpu, struct perf_event *group_leader,
+				   struct perf_event *parent_event)
 {
-	struct hw_perf_event *hwc;
-	struct perf_event *event;
-	bool nmi_safe = true;
-	int node = NUMA_NO_NODE;
-	int err;
-
-	if ((unsigned int)cpu >= nr_cpu_ids) {
-		/* cpu -1 only with a task */
-		if (cpu != -1 || !task)
-			return ERR_PTR(-EINVAL);
-	} else {
-		node = cpu_to_node(cpu);
-	}
-	/* a SIGTRAP goes to the task the event is on: there must be one */
-	if (attr->sigtrap && !task)
-		return ERR_PTR(-EINVAL);
-	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
-		return ERR_PTR(-EINVAL);
-
-	event = kzalloc_node(sizeof(*event), GFP_KERNEL, node);
-	if (!event)
-		return ERR_PTR(-ENOMEM);
-
 	INIT_LIST_HEAD(&event->event_entry);
 	INIT_LIST_HEAD(&event->sibling_list);
 	INIT_LIST_HEAD(&event->active_list);
@@ -495,29 +470,31 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	event->ns = get_pid_ns(task_active_pid_ns(current));
 	event->id = atomic64_inc_return(&perf_event_id_seq);
 
-	if (task) {
-		event->attach_state = PERF_ATTACH_TASK;
-		/* breakpoints and others look at the target in event_init */
-		event->hw.target = get_task_struct(task);
-	}
+	/* a PMU must not act on branch_sample_type nobody asked for */
+	if (!has_branch_stack(event))
+		event->attr.branch_sample_type = 0;
+}
 
-	/* timestamps: the parent's clock, else the attr's, else local_clock */
+/* Timestamps: the parent's clock, else the attr's, else local_clock. */
+static int perf_event_set_clock(struct perf_event *event, bool *nmi_safe)
+{
+	*nmi_safe = true;
 	event->clock = local_clock;
-	if (parent_event) {
-		event->clock = parent_event->clock;
-	} else if (attr->use_clockid) {
-		event->clock = perf_clock_of(attr->clockid, &nmi_safe);
-		if (!event->clock) {
-			err = -EINVAL;
-			goto err_free;
-		}
+	if (event->parent) {
+		event->clock = event->parent->clock;
+	} else if (event->attr.use_clockid) {
+		event->clock = perf_clock_of(event->attr.clockid, nmi_safe);
+		if (!event->clock)
+			return -EINVAL;
 	}
+	return 0;
+}
 
-	if (cgroup_fd != -1) {
-		err = perf_cgroup_connect(event, cgroup_fd, group_leader);
-		if (err)
-			goto err_free;
-	}
+/* The caller's overflow handler, the parent's, or the ring buffer's. */
+static void perf_event_set_overflow(struct perf_event *event,
+				    perf_overflow_handler_t overflow_handler, void *context)
+{
+	struct perf_event *parent_event = event->parent;
 
 	if (!overflow_handler && parent_event) {
 		overflow_handler = parent_event->overflow_handler;
@@ -533,47 +510,102 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		event->overflow_handler = perf_event_output_forward;
 		event->overflow_handler_context = NULL;
 	}
+}
 
-	/* a PMU must not act on branch_sample_type nobody asked for */
-	if (!has_branch_stack(event))
-		event->attr.branch_sample_type = 0;
+/* The sampling period the PMU starts from (freq mode: 1, the tick adjusts). */
+static void perf_event_init_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
 
-	hwc = &event->hw;
-	hwc->sample_period = attr->sample_period;
-	/* freq mode starts at period 1; the tick adjusts it */
-	if (attr->freq && attr->sample_freq)
+	hwc->sample_period = event->attr.sample_period;
+	if (event->attr.freq && event->attr.sample_freq)
 		hwc->sample_period = 1;
 	hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, hwc->sample_period);
+}
+
+/*
+ * Find the event's PMU and check what it cannot do; take the callchain
+ * buffers and the LSM's blessing.  On failure the caller frees the event.
+ */
+static int perf_event_attach_pmu(struct perf_event *event, bool nmi_safe)
+{
+	int err;
 
 	err = perf_init_event(event);
 	if (err) {
 		/* perf_init_event() cleans up after a PMU that refused */
 		event->pmu = NULL;
 		event->destroy = NULL;
-		goto err_free;
+		return err;
 	}
-
 	err = perf_check_pmu_caps(event);
 	if (err)
-		goto err_free;
+		return err;
 	/* software-context PMUs never run out of counters (group_sched.c) */
 	if (event->pmu->task_ctx_nr == perf_sw_context)
 		event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	/* timestamps taken in NMI need an NMI-safe clock */
-	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI)) {
-		err = -EINVAL;
-		goto err_free;
-	}
+	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
+		return -EINVAL;
 
 	if (perf_event_uses_callchain(event)) {
 		err = get_callchain_buffers(event->attr.sample_max_stack);
 		if (err)
-			goto err_free;
+			return err;
 		event->attach_state |= PERF_ATTACH_CALLCHAIN_BUFS;
 	}
+	return security_perf_event_alloc(event);
+}
 
-	err = security_perf_event_alloc(event);
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    struct perf_event *parent_event,
+				    perf_overflow_handler_t overflow_handler,
+				    void *context, int cgroup_fd)
+{
+	struct perf_event *event;
+	int node = NUMA_NO_NODE;
+	bool nmi_safe;
+	int err;
+
+	if ((unsigned int)cpu >= nr_cpu_ids) {
+		/* cpu -1 only with a task */
+		if (cpu != -1 || !task)
+			return ERR_PTR(-EINVAL);
+	} else {
+		node = cpu_to_node(cpu);
+	}
+	/* a SIGTRAP goes to the task the event is on: there must be one */
+	if (attr->sigtrap && !task)
+		return ERR_PTR(-EINVAL);
+	/* a per-child PERF_SAMPLE_READ cannot be summed into the parent */
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
+		return ERR_PTR(-EINVAL);
+
+	event = kzalloc_node(sizeof(*event), GFP_KERNEL, node);
+	if (!event)
+		return ERR_PTR(-ENOMEM);
+	perf_event_init_fields(event, attr, cpu, group_leader, parent_event);
+	if (task) {
+		event->attach_state = PERF_ATTACH_TASK;
+		/* breakpoints and others look at the target in event_init */
+		event->hw.target = get_task_struct(task);
+	}
+
+	err = perf_event_set_clock(event, &nmi_safe);
+	if (err)
+		goto err_free;
+	if (cgroup_fd != -1) {
+		err = perf_cgroup_connect(event, cgroup_fd, group_leader);
+		if (err)
+			goto err_free;
+	}
+	perf_event_set_overflow(event, overflow_handler, context);
+	perf_event_init_period(event);
+
+	err = perf_event_attach_pmu(event, nmi_safe);
 	if (err)
 		goto err_free;
 

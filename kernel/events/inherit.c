@@ -5,7 +5,7 @@
  * Owns: perf_event_init_task() (fork: clone the parent's inheritable
  * groups into a new child context), perf_event_exit_task() (the task's
  * context goes away: non-inherited events stay readable in state EXIT,
- * inherited children fold into their parents), perf_event_free_task() (a
+ * their groups whole; inherited children fold into their parents), perf_event_free_task() (a
  * fork that failed), perf_event_delayed_put() and perf_event_fold_child().
  *
  * Locking: fork holds the forking task's ctx->mutex while it walks the

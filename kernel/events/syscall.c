@@ -362,109 +362,172 @@ static void perf_group_update_sizes(struct perf_event *leader)
 		perf_event__header_size(sibling);
 }
 
-SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
-		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+/* What perf_event_open(2) gathers before it allocates the event. */
+struct perf_open_req {
+	struct perf_event_attr	attr;
+	struct fd		group;		/* group_fd, if any */
+	struct perf_event	*group_leader;	/* NULL: a group of its own */
+	struct perf_event	*output_event;	/* PERF_FLAG_FD_OUTPUT */
+	struct task_struct	*task;		/* with a reference, or NULL */
+	int			cpu;
+	int			cgroup_fd;	/* -1: not a cgroup event */
+	int			f_flags;
+};
+
+/* Step 1: flags, the attr and its checks, and the cgroup form of @pid. */
+static int perf_open_parse(struct perf_open_req *req, struct perf_event_attr __user *uattr,
+			   pid_t *pid, unsigned long flags)
 {
-	struct perf_event *group_leader = NULL, *output_event = NULL;
-	struct perf_event_context *ctx = NULL;
-	struct task_struct *task = NULL;
-	struct perf_event *event;
-	struct perf_event_attr attr;
-	struct file *event_file;
-	struct fd group = { NULL, 0 };
-	bool exec_locked = false;
-	int f_flags = O_RDWR;
-	int cgroup_fd = -1;
-	int event_fd;
 	int err;
 
 	if (flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
-
-	err = perf_copy_attr(attr_uptr, &attr);
+	err = perf_copy_attr(uattr, &req->attr);
+	if (err)
+		return err;
+	err = security_perf_event_open(&req->attr, PERF_SECURITY_OPEN);
+	if (err)
+		return err;
+	err = perf_open_check_attr(&req->attr);
 	if (err)
 		return err;
 
-	err = security_perf_event_open(&attr, PERF_SECURITY_OPEN);
-	if (err)
-		return err;
-
-	err = perf_open_check_attr(&attr);
-	if (err)
-		return err;
-
+	req->cgroup_fd = -1;
 	if (flags & PERF_FLAG_PID_CGROUP) {
-		err = perf_open_cgroup(pid, cpu);
+		err = perf_open_cgroup(*pid, req->cpu);
 		if (err)
 			return err;
-		cgroup_fd = pid;
-		pid = -1;
+		req->cgroup_fd = *pid;
+		*pid = -1;
 	}
+	req->f_flags = O_RDWR | ((flags & PERF_FLAG_FD_CLOEXEC) ? O_CLOEXEC : 0);
+	return 0;
+}
 
-	if (flags & PERF_FLAG_FD_CLOEXEC)
-		f_flags |= O_CLOEXEC;
+/* Step 2: the group leader and output event named by @group_fd. */
+static int perf_open_group(struct perf_open_req *req, int group_fd, unsigned long flags)
+{
+	if (group_fd == -1)
+		return 0;
+	req->group = fdget(group_fd);
+	req->group_leader = perf_file_event(req->group.file);
+	if (!req->group_leader)
+		return -EBADF;
+	if (flags & PERF_FLAG_FD_OUTPUT)
+		req->output_event = req->group_leader;
+	if (flags & PERF_FLAG_FD_NO_GROUP)
+		req->group_leader = NULL;
+	return 0;
+}
 
-	event_fd = get_unused_fd_flags(f_flags);
+/* Step 3: the target task (a reference) and the rules on task and CPU. */
+static int perf_open_target(struct perf_open_req *req, pid_t pid)
+{
+	int cpu = req->cpu;
+
+	if (pid == 0) {
+		req->task = get_task_struct(current);
+	} else if (pid != -1) {
+		req->task = find_get_task_by_vpid(pid);
+		if (!req->task)
+			return -ESRCH;
+	}
+	/* a CPU, or -1 with a task */
+	if (cpu < -1 || (cpu >= 0 && cpu >= nr_cpu_ids) || (cpu == -1 && !req->task))
+		return -EINVAL;
+	if (req->attr.sigtrap && !req->task)
+		return -EINVAL;
+	if (req->group_leader && req->task &&
+	    req->group_leader->attr.inherit != req->attr.inherit)
+		return -EINVAL;
+	return 0;
+}
+
+/* Step 4: what only the allocated event tells (its PMU, its caps). */
+static int perf_open_check_event(struct perf_open_req *req, struct perf_event *event)
+{
+	/* no AUX PMU in part 1: aux_output/aux_sample_size need an AUX leader */
+	if ((req->attr.aux_output || req->attr.aux_sample_size) &&
+	    !(req->group_leader && has_aux(req->group_leader)))
+		return -EINVAL;
+	if (!req->group_leader && (event->event_caps & PERF_EV_CAP_SIBLING))
+		return -EINVAL;
+	return 0;
+}
+
+/* Step 6: into the context, under its mutex; nothing is undone after this. */
+static int perf_open_install(struct perf_open_req *req, struct perf_event *event,
+			     struct perf_event_context *ctx)
+{
+	int err;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (ctx->task == TASK_TOMBSTONE)
+		return -ESRCH;
+	if (!req->task && !per_cpu(perf_cpu_ctx, event->cpu).online)
+		return -ENODEV;
+	if (req->group_leader) {
+		err = perf_open_check_group(event, req->group_leader, ctx);
+		if (err)
+			return err;
+	}
+	if (!perf_event_validate_size(event))
+		return -E2BIG;
+	/* part 1: no ring buffer, so no sampling from user space */
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	err = perf_install_in_context(ctx, event, event->cpu);
+	if (err)
+		return err;
+	perf_group_update_sizes(event->group_leader);
+	return 0;
+}
+
+/* The opener owns the event: prctl(PR_TASK_PERF_EVENTS_*) reaches it. */
+static void perf_event_set_owner(struct perf_event *event)
+{
+	event->owner = current;
+	mutex_lock(&current->perf_event_mutex);
+	list_add_tail(&event->owner_entry, &current->perf_event_list);
+	mutex_unlock(&current->perf_event_mutex);
+}
+
+SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
+		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+{
+	struct perf_open_req req = { .cpu = cpu };
+	struct perf_event_context *ctx;
+	struct task_struct *task;
+	struct perf_event *event;
+	struct file *event_file;
+	bool exec_locked = false;
+	int event_fd;
+	int err;
+
+	err = perf_open_parse(&req, attr_uptr, &pid, flags);
+	if (err)
+		return err;
+	event_fd = get_unused_fd_flags(req.f_flags);
 	if (event_fd < 0)
 		return event_fd;
-
-	if (group_fd != -1) {
-		group = fdget(group_fd);
-		group_leader = perf_file_event(group.file);
-		if (!group_leader) {
-			err = -EBADF;
-			goto err_fd;
-		}
-		if (flags & PERF_FLAG_FD_OUTPUT)
-			output_event = group_leader;
-		if (flags & PERF_FLAG_FD_NO_GROUP)
-			group_leader = NULL;
-	}
-
-	if (pid != -1) {
-		if (pid == 0) {
-			task = current;
-			get_task_struct(task);
-		} else {
-			task = find_get_task_by_vpid(pid);
-			if (!task) {
-				err = -ESRCH;
-				goto err_group;
-			}
-		}
-	}
-
-	/* a CPU, or -1 with a task */
-	if (cpu < -1 || (cpu >= 0 && cpu >= nr_cpu_ids) || (cpu == -1 && !task)) {
-		err = -EINVAL;
+	err = perf_open_group(&req, group_fd, flags);
+	if (err)
+		goto err_group;
+	err = perf_open_target(&req, pid);
+	task = req.task;
+	if (err)
 		goto err_task;
-	}
-	if (attr.sigtrap && !task) {
-		err = -EINVAL;
-		goto err_task;
-	}
-	if (group_leader && task && group_leader->attr.inherit != attr.inherit) {
-		err = -EINVAL;
-		goto err_task;
-	}
 
-	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL, NULL, NULL, cgroup_fd);
+	/* Step 5: the event, then the checks that need its PMU */
+	event = perf_event_alloc(&req.attr, cpu, task, req.group_leader, NULL, NULL, NULL,
+				 req.cgroup_fd);
 	if (IS_ERR(event)) {
 		err = PTR_ERR(event);
 		goto err_task;
 	}
-
-	/* no AUX PMU in part 1: aux_output/aux_sample_size need an AUX leader */
-	if ((attr.aux_output || attr.aux_sample_size) &&
-	    !(group_leader && has_aux(group_leader))) {
-		err = -EINVAL;
+	err = perf_open_check_event(&req, event);
+	if (err)
 		goto err_event;
-	}
-	if (!group_leader && (event->event_caps & PERF_EV_CAP_SIBLING)) {
-		err = -EINVAL;
-		goto err_event;
-	}
-
 	/*
 	 * After the allocation, as in 6.1: a PMU's event_init may itself take
 	 * the target's exec_update_lock (a uprobe on /proc/self/exe).
@@ -474,12 +537,11 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		if (err)
 			goto err_event;
 		exec_locked = true;
-		if (!perf_open_task_allowed(&attr, task)) {
+		if (!perf_open_task_allowed(&req.attr, task)) {
 			err = -EACCES;
 			goto err_event;
 		}
 	}
-
 	err = perf_open_check_target(event, task);
 	if (err)
 		goto err_event;
@@ -487,71 +549,38 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	ctx = perf_find_get_context(task, event->cpu);
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);
-		ctx = NULL;
 		goto err_event;
 	}
-
-	if (output_event) {
-		err = perf_event_set_output(event, output_event);
+	if (req.output_event) {
+		err = perf_event_set_output(event, req.output_event);
 		if (err)
 			goto err_ctx;
 	}
-
-	event_file = anon_inode_getfile("[perf_event]", &perf_fops, event, f_flags);
+	event_file = anon_inode_getfile("[perf_event]", &perf_fops, event, req.f_flags);
 	if (IS_ERR(event_file)) {
 		err = PTR_ERR(event_file);
 		goto err_ctx;
 	}
 
 	mutex_lock(&ctx->mutex);
-	if (ctx->task == TASK_TOMBSTONE) {
-		err = -ESRCH;
-		goto err_locked;
-	}
-	if (!task && !per_cpu(perf_cpu_ctx, event->cpu).online) {
-		err = -ENODEV;
-		goto err_locked;
-	}
-	if (group_leader) {
-		err = perf_open_check_group(event, group_leader, ctx);
-		if (err)
-			goto err_locked;
-	}
-	if (!perf_event_validate_size(event)) {
-		err = -E2BIG;
-		goto err_locked;
-	}
-	/* part 1: no ring buffer, so no sampling from user space */
-	if (is_sampling_event(event)) {
-		err = -EOPNOTSUPP;
-		goto err_locked;
-	}
-
-	err = perf_install_in_context(ctx, event, event->cpu);
-	if (err)
-		goto err_locked;
-	perf_group_update_sizes(event->group_leader);
+	err = perf_open_install(&req, event, ctx);
 	mutex_unlock(&ctx->mutex);
+	if (err) {
+		/* the file never owned the event: its release must not see it */
+		event_file->private_data = NULL;
+		fput(event_file);
+		goto err_ctx;
+	}
 
 	if (exec_locked)
 		up_read(&task->signal->exec_update_lock);
 	if (task)
 		put_task_struct(task);
-
-	event->owner = current;
-	mutex_lock(&current->perf_event_mutex);
-	list_add_tail(&event->owner_entry, &current->perf_event_list);
-	mutex_unlock(&current->perf_event_mutex);
-
-	fdput(group);
+	perf_event_set_owner(event);
+	fdput(req.group);
 	fd_install(event_fd, event_file);
 	return event_fd;
 
-err_locked:
-	mutex_unlock(&ctx->mutex);
-	/* the file never owned the event: its release must not see it */
-	event_file->private_data = NULL;
-	fput(event_file);
 err_ctx:
 	perf_ctx_put(ctx);
 err_event:
@@ -562,7 +591,7 @@ err_task:
 	if (task)
 		put_task_struct(task);
 err_group:
-	fdput(group);
+	fdput(req.group);
 err_fd:
 	put_unused_fd(event_fd);
 	return err;
