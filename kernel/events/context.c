@@ -23,8 +23,14 @@
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
-/* CPU contexts' locks are a class of their own: a task's nests inside. */
+/*
+ * CPU contexts' locks are classes of their own: a task's ctx->lock nests
+ * inside the CPU's; and the CPU-hotplug callbacks take a CPU context's
+ * mutex, which must not look like the task context mutexes that fork holds
+ * while it allocates (event_mutex, the hotplug lock) to lockdep.
+ */
 static struct lock_class_key perf_cpu_ctx_lock_key;
+static struct lock_class_key perf_cpu_ctx_mutex_key;
 
 static void perf_ctx_init(struct perf_event_context *ctx, struct task_struct *task)
 {
@@ -46,6 +52,7 @@ void perf_contexts_init(void)
 
 		perf_ctx_init(&cpuctx->ctx, NULL);
 		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
+		lockdep_set_class(&cpuctx->ctx.mutex, &perf_cpu_ctx_mutex_key);
 		cpuctx->cpu = cpu;
 		cpuctx->task_ctx = NULL;
 	}

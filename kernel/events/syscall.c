@@ -592,7 +592,6 @@ err_task:
 		put_task_struct(task);
 err_group:
 	fdput(req.group);
-err_fd:
 	put_unused_fd(event_fd);
 	return err;
 }

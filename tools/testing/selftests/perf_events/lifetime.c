@@ -554,8 +554,10 @@ TEST(open_on_a_task_running_on_another_cpu_counts)
 	EXPECT_EQ(0, perfev_read_value(fd, &v));
 	r->stop = 1;
 	EXPECT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_GE(v.value, 100ULL) TH_LOG("%llu faults, %llu/%llu ns", v.value, v.running,
-					  v.enabled);
+	EXPECT_GE(v.value, 100ULL) TH_LOG("%llu faults, %llu/%llu ns",
+					  (unsigned long long)v.value,
+					  (unsigned long long)v.running,
+					  (unsigned long long)v.enabled);
 	close(fd);
 	sched_setaffinity(0, sizeof(saved), &saved);
 	munmap(r, pgsz());
