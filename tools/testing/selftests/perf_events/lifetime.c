@@ -520,47 +520,72 @@ static void runner_loop(struct runner *r, unsigned int sleep_us)
 	_exit(0);
 }
 
+/* The shared runner page, the saved affinity and the child of a runner test. */
+struct runner_test {
+	struct runner *r;
+	cpu_set_t saved;
+	pid_t pid;
+};
+
+/* Start a runner child on cpu1 (sleeping @sleep_us between rounds); 0 or -1. */
+static int runner_start(struct runner_test *t, unsigned int sleep_us)
+{
+	t->r = mmap(NULL, pgsz(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (t->r == MAP_FAILED || sched_getaffinity(0, sizeof(t->saved), &t->saved))
+		return -1;
+	t->pid = fork();
+	if (t->pid < 0)
+		return -1;
+	if (t->pid == 0)
+		runner_loop(t->r, sleep_us);
+	pin_to(0);
+	return 0;
+}
+
+/* Stop the runner; its exit status (0 when all went well), or -1. */
+static int runner_stop(struct runner_test *t)
+{
+	int status;
+
+	t->r->stop = 1;
+	if (waitpid(t->pid, &status, 0) != t->pid || !WIFEXITED(status))
+		status = -1;
+	else
+		status = WEXITSTATUS(status);
+	sched_setaffinity(0, sizeof(t->saved), &t->saved);
+	munmap(t->r, pgsz());
+	return status;
+}
+
 /*
  * An event opened on a task that runs on another CPU (installed there by a
  * cross-CPU call) counts what the task does from then on.
  */
 TEST(open_on_a_task_running_on_another_cpu_counts)
 {
+	struct runner_test t;
 	struct perfev_value v;
-	struct runner *r;
 	unsigned long p0;
-	cpu_set_t saved;
-	int fd, status;
-	pid_t pid;
+	int fd;
 
 	if (perfev_nr_cpus() < 2)
 		SKIP(return, "needs two online CPUs");
-	r = mmap(NULL, pgsz(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, r);
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		runner_loop(r, 0);
-	pin_to(0);
-	while (!r->progress)
+	ASSERT_EQ(0, runner_start(&t, 0));
+	while (!t.r->progress)
 		usleep(1000);
-	fd = open_pf(pid, -1, false);
+	fd = open_pf(t.pid, -1, false);
 	EXPECT_GE(fd, 0);
-	p0 = r->progress;
-	while (r->progress < p0 + 100)
+	p0 = t.r->progress;
+	while (t.r->progress < p0 + 100)
 		;
 	memset(&v, 0, sizeof(v));
 	EXPECT_EQ(0, perfev_read_value(fd, &v));
-	r->stop = 1;
-	EXPECT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, runner_stop(&t));
 	EXPECT_GE(v.value, 100ULL) TH_LOG("%llu faults, %llu/%llu ns",
 					  (unsigned long long)v.value,
 					  (unsigned long long)v.running,
 					  (unsigned long long)v.enabled);
 	close(fd);
-	sched_setaffinity(0, sizeof(saved), &saved);
-	munmap(r, pgsz());
 }
 
 /*
@@ -578,37 +603,28 @@ TEST(open_while_the_task_switches_in_counts_while_it_runs)
 	unsigned long p0, s0, opens = 0, checked = 0;
 	struct timespec start, now;
 	struct perfev_value v;
-	struct runner *r;
-	cpu_set_t saved;
-	int fd, status;
-	pid_t pid;
+	struct runner_test t;
+	int fd;
 
 	if (perfev_nr_cpus() < 2)
 		SKIP(return, "needs two online CPUs");
-	r = mmap(NULL, pgsz(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, r);
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		runner_loop(r, 30);
-	pin_to(0);
+	ASSERT_EQ(0, runner_start(&t, 30));
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		/* no ASSERT until the child is stopped: it would run on */
-		fd = open_pf(pid, -1, false);
+		fd = open_pf(t.pid, -1, false);
 		EXPECT_GE(fd, 0) TH_LOG("errno %d", errno);
 		if (fd < 0)
 			break;
 		opens++;
-		s0 = r->sleeps;
-		p0 = r->progress;
+		s0 = t.r->sleeps;
+		p0 = t.r->progress;
 		/* let it fault a little; give up if it goes to sleep first */
-		while (r->progress < p0 + 20 && r->sleeps == s0)
+		while (t.r->progress < p0 + 20 && t.r->sleeps == s0)
 			;
 		memset(&v, 0, sizeof(v));
 		EXPECT_EQ(0, perfev_read_value(fd, &v));
-		if (r->sleeps == s0) {
+		if (t.r->sleeps == s0) {
 			/* it ran all along since the open: it was counted */
 			checked++;
 			EXPECT_GT(v.value, 0ULL) TH_LOG("open %lu missed a running task", opens);
@@ -616,11 +632,7 @@ TEST(open_while_the_task_switches_in_counts_while_it_runs)
 		close(fd);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec - start.tv_sec < 3);
-	r->stop = 1;
-	EXPECT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	sched_setaffinity(0, sizeof(saved), &saved);
-	munmap(r, pgsz());
+	EXPECT_EQ(0, runner_stop(&t));
 	TH_LOG("%lu opens, %lu checked while it ran", opens, checked);
 	EXPECT_GT(checked, 0UL);
 }
