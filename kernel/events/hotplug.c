@@ -139,6 +139,10 @@ static void migrate_in(struct perf_event *event, struct perf_event_context *ctx,
 {
 	if (event->state == PERF_EVENT_STATE_ERROR)
 		event->state = PERF_EVENT_STATE_INACTIVE;
+	/* a member whose leader could not join goes on alone */
+	if (event->group_leader != event &&
+	    !(event->group_leader->attach_state & PERF_ATTACH_CONTEXT))
+		event->group_leader = event;
 	event->cpu = cpu;
 	perf_ctx_get(ctx);
 	/* out of memory: it stays out of any context, as after a hotplug */
