@@ -252,7 +252,29 @@ int perfev_open_errno(void *attr)
 	return 0;
 }
 
-int perfev_run_unprivileged(int (*fn)(void *arg), void *arg)
+/* How a forked child gives up privilege before it runs the test body. */
+struct perfev_drop {
+	bool unprivileged;	/* uid/gid 65534, no capabilities */
+	__u64 caps;		/* else: exactly these capabilities */
+};
+
+static int perfev_drop_privilege(const struct perfev_drop *d)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {
+		{ .effective = (__u32)d->caps, .permitted = (__u32)d->caps },
+		{ .effective = (__u32)(d->caps >> 32), .permitted = (__u32)(d->caps >> 32) },
+	};
+
+	if (d->unprivileged)
+		return setgid(65534) || setuid(65534) ? 255 : 0;
+	return syscall(SYS_capset, &hdr, data) ? 254 : 0;
+}
+
+/* Run @fn(arg) in a child with privilege dropped as @d says; its status. */
+static int perfev_run_dropped(int (*fn)(void *arg), void *arg, const struct perfev_drop *d)
 {
 	int status;
 	pid_t pid;
@@ -261,38 +283,26 @@ int perfev_run_unprivileged(int (*fn)(void *arg), void *arg)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (setgid(65534) || setuid(65534))
-			_exit(255);
-		_exit(fn(arg) & 0xff);
+		status = perfev_drop_privilege(d);
+		_exit(status ? status : fn(arg) & 0xff);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
 }
 
+int perfev_run_unprivileged(int (*fn)(void *arg), void *arg)
+{
+	struct perfev_drop d = { .unprivileged = true };
+
+	return perfev_run_dropped(fn, arg, &d);
+}
+
 int perfev_run_with_caps(int (*fn)(void *arg), void *arg, __u64 caps)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {
-		{ .effective = (__u32)caps, .permitted = (__u32)caps },
-		{ .effective = (__u32)(caps >> 32), .permitted = (__u32)(caps >> 32) },
-	};
-	int status;
-	pid_t pid;
+	struct perfev_drop d = { .caps = caps };
 
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (syscall(SYS_capset, &hdr, data))
-			_exit(254);
-		_exit(fn(arg) & 0xff);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return perfev_run_dropped(fn, arg, &d);
 }
 
 int perfev_child_start(struct perfev_child *c, void (*body)(void *arg), void *arg)
