@@ -4,16 +4,18 @@
 #   make run     build our kernel, boot it in QEMU, demo the real perf tool
 #   make check   run every test suite in the guest; ends with
 #                "N passed, N failed, N skipped"
+#   make fuzz    run perf_fuzz in the (debug) guest and judge the console
 #
 # Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
 #            SUITES=perfev,upstream,perftest  TESTS=attr,groups  TAG=name
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
+#            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
 export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD
 
-.PHONY: all run check deps kernel clean distclean
+.PHONY: all run check fuzz deps kernel clean distclean
 
 all: check
 
@@ -25,6 +27,9 @@ run: deps
 
 check: deps
 	@testbed/check.sh
+
+fuzz: deps
+	@DEBUG=$(if $(filter command line,$(origin DEBUG)),$(DEBUG),1) testbed/fuzz.sh
 
 kernel: deps
 	@for a in $(if $(filter all,$(ARCH)),x86_64 ppc64le,$(ARCH)); do \

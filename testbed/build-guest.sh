@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one arch: build-guest.sh ARCH DIR
-#   BusyBox (static), /init, our kselftests and upstream's perf_events selftests
-#   built static, and on x86_64 Debian's perf with its shared-library closure.
+#   BusyBox (static), /init, our kselftests, the perf_fuzz fuzzer and upstream's
+#   perf_events selftests built static, and on x86_64 Debian's perf with its shared-library closure.
 # Writes DIR/initramfs.cpio.
 . "$(dirname "$0")/common.sh"
 
@@ -67,6 +67,10 @@ for f in "$tdir"/*.c; do
 		echo 1 > "$root/results/perfev/$name.rc"
 	fi
 done
+
+# The fuzzer (make fuzz, and the fuzz_smoke test): one static binary.
+"$cc" "${cflags[@]}" -o "$root/usr/bin/perf_fuzz" "$tdir"/fuzzer/*.c -lpthread ||
+	die "building perf_fuzz for $arch failed"
 
 # Upstream's own selftests, from the pristine base tree.
 udir="$base/tools/testing/selftests/perf_events"

@@ -3,9 +3,10 @@
 # /init of the testbed guest.  Mounts the pseudo filesystems, runs what the
 # kernel command line asks for, prints machine-readable results on the console
 # and powers off.  Command line:
-#   perfev.mode=check|demo|shell
+#   perfev.mode=check|demo|fuzz|shell
 #   perfev.suites=perfev,upstream,perftest   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
+#   perfev.seed= perfev.duration= perfev.workers= perfev.round=  (fuzz mode)
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -116,8 +117,23 @@ run_demo() {
 	cd /
 }
 
+run_fuzz() {
+	mkdir -p /tmp/fuzz
+	chmod 777 /tmp/fuzz
+	perf_fuzz -s "$(arg perfev.seed 1)" -t "$(arg perfev.duration 300)" \
+		-r "$(arg perfev.round 20)" -w "$(arg perfev.workers 3)" -d /tmp/fuzz < /dev/null
+	echo "PERFEV-FUZZ-RC $?"
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan > /sys/kernel/debug/kmemleak
+		sleep 5
+		echo scan > /sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak
+	fi
+}
+
 case "$mode" in
 check) run_check ;;
+fuzz) run_fuzz ;;
 demo) run_demo ;;
 shell) setsid cttyhack sh ;;
 esac

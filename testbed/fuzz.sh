@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make fuzz: boot the (debug) kernel and run perf_fuzz in the guest, then
+# judge the console: iterations, syscalls reached, and every splat with the
+# seed of the round that was running when it appeared.
+#   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=1|0  DURATION=30m|600
+#   SEED=number  WORKERS=3  ROUND=20 (seconds per round)
+# Results: out/fuzz/<arch>-<impl>[-debug]/{console.log,verdict.txt}.
+# Exit status 0 only when every arch ran to the end with no splat, no
+# oracle failure and no hung task.
+. "$(dirname "$0")/common.sh"
+
+ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-1}
+DURATION=${DURATION:-10m} SEED=${SEED:-$(date +%s)} WORKERS=${WORKERS:-3}
+ROUND=${ROUND:-20}
+case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
+case "$DURATION" in
+*m) secs=$((${DURATION%m} * 60)) ;;
+*s) secs=${DURATION%s} ;;
+*) secs=$DURATION ;;
+esac
+
+rc=0
+for arch in "${arches[@]}"; do
+	label="$arch-$(impl_variant "$IMPL")"
+	[ "$DEBUG" = 1 ] && label="$label-debug"
+	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
+	gdir="$BUILD/guest/$arch-fuzz"
+	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
+	rdir="$OUT/fuzz/$label"
+	mkdir -p "$rdir"
+	mem=1536
+	[ "$DEBUG" = 1 ] && mem=3072
+	log "fuzzing $label for ${secs}s, seed $SEED, $WORKERS workers"
+	QEMU_MEM=$mem "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
+		"$rdir/console.log" $((secs + 900)) \
+		"perfev.mode=fuzz perfev.seed=$SEED perfev.duration=$secs perfev.workers=$WORKERS perfev.round=$ROUND"
+	python3 "$TOP/testbed/fuzz_verdict.py" "$label" "$rdir/console.log" | tee "$rdir/verdict.txt"
+	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+done
+exit $rc

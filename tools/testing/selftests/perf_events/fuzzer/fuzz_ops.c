@@ -1,0 +1,1050 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_fuzz: one operation.  fuzz_op_generate() draws it from the worker's
+ * generator, fuzz_op_format()/fuzz_op_parse() turn it into a log line and
+ * back, fuzz_op_run() performs it against the worker's slots.
+ *
+ * Arguments per kind (a[0..3], slot, slot2, blob):
+ *   OPEN    slot=dest slot2=group a0=pid mode a1=cpu a2=flags a3=pid value
+ *           blob=attr
+ *   CLOSE   slot
+ *   READ    slot a0=length a1=buffer (0 ok, 1 NULL, 2 kernel address,
+ *           3 read-only page)
+ *   WRITE   slot a0=length
+ *   IOCTL   slot slot2=SET_OUTPUT target a0=command a1=value a2=pointer
+ *           mode blob=filter string or attr
+ *   POLL    a0=slot bitmap a1=timeout ms a2=events
+ *   MMAP    slot a0=pages a1=writable a2=page offset
+ *   MUNMAP  slot a0=0 all, 1 first page, 2 last page
+ *   MREMAP  slot a0=new pages
+ *   TOUCH   slot a0=what (user page, consume, set tail, read data) a1=value
+ *   PRCTL   a0=enable
+ *   FORK    a0=child body a1=child index a2=loops blob=attr
+ *   THREAD  a0=thread body a1=loops blob=attr
+ *   DUP     slot -> slot2
+ *   FCNTL   slot a0=what a1=signal
+ *   PASSFD  slot -> slot2 over a socketpair; a0=1 closes it in flight
+ *   KILL    a0=child index a1=signal
+ *   WORK    a0=what a1=amount
+ *   CPU     a0=cpu a1=online
+ *
+ * Oracles (a failure is printed with the op and makes the worker exit 3):
+ * no kernel-internal errno (>= 512) reaches user space; perf_event_open
+ * refuses unknown flags, bad sizes and reserved bits with the errno 6.1
+ * gives; a successful CLOEXEC open is close-on-exec; a read of an event
+ * without PERF_FORMAT_GROUP returns exactly its read_format size, 0 (error
+ * state) or ENOSPC for a short buffer.  The size oracles assume the running
+ * kernel's struct perf_event_attr is the one of the headers built against
+ * (6.1's 128 bytes): a newer kernel knows more of the "tail".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "fuzz.h"
+
+#define PERF_FLAG_ALL_6_1	0xfUL
+#define KERNEL_ADDRESS		((void *)(uintptr_t)0xffff880000000000ULL)
+
+static const char *const kind_names[FOP_NR] = {
+	"open", "close", "read", "write", "ioctl", "poll", "mmap", "munmap",
+	"mremap", "touch", "prctl", "fork", "thread", "dup", "fcntl",
+	"passfd", "kill", "work", "cpu",
+};
+
+static const char *const call_names[FC_NR] = {
+	"perf_event_open", "close", "read", "write", "poll", "mmap", "munmap",
+	"mremap", "prctl", "fork", "clone(thread)", "execve", "dup", "fcntl",
+	"sendmsg", "recvmsg", "kill", "cpu online/offline",
+	"ioctl(ENABLE)", "ioctl(DISABLE)", "ioctl(REFRESH)", "ioctl(RESET)",
+	"ioctl(PERIOD)", "ioctl(SET_OUTPUT)", "ioctl(SET_FILTER)", "ioctl(ID)",
+	"ioctl(SET_BPF)", "ioctl(PAUSE_OUTPUT)", "ioctl(QUERY_BPF)",
+	"ioctl(MODIFY_ATTRIBUTES)", "ioctl(other)",
+};
+
+/* Relative weights of the kinds; CPU only for the hotplug worker. */
+static const unsigned int kind_weight[FOP_NR] = {
+	[FOP_OPEN] = 22, [FOP_CLOSE] = 9, [FOP_READ] = 9, [FOP_WRITE] = 1,
+	[FOP_IOCTL] = 18, [FOP_POLL] = 3, [FOP_MMAP] = 6, [FOP_MUNMAP] = 2,
+	[FOP_MREMAP] = 1, [FOP_TOUCH] = 4, [FOP_PRCTL] = 2, [FOP_FORK] = 4,
+	[FOP_THREAD] = 2, [FOP_DUP] = 3, [FOP_FCNTL] = 2, [FOP_PASSFD] = 1,
+	[FOP_KILL] = 2, [FOP_WORK] = 6, [FOP_CPU] = 1,
+};
+
+const char *fuzz_call_name(enum fuzz_call c)
+{
+	return call_names[c];
+}
+
+static long page_size(void)
+{
+	static long ps;
+
+	if (!ps)
+		ps = sysconf(_SC_PAGESIZE);
+	return ps;
+}
+
+/* ---------------------------------------------------------------- log */
+
+int fuzz_op_format(const struct fuzz_op *op, char *buf, size_t size)
+{
+	int n;
+	unsigned int i;
+
+	n = snprintf(buf, size, "%s s=%d t=%d a=%llx:%llx:%llx:%llx b=",
+		     kind_names[op->kind], op->slot, op->slot2,
+		     (unsigned long long)op->a[0], (unsigned long long)op->a[1],
+		     (unsigned long long)op->a[2], (unsigned long long)op->a[3]);
+	for (i = 0; i < op->len && n + 3 < (int)size; i++)
+		n += snprintf(buf + n, size - n, "%02x", op->blob[i]);
+	if (n + 2 < (int)size)
+		n += snprintf(buf + n, size - n, "\n");
+	return n;
+}
+
+int fuzz_op_parse(const char *line, struct fuzz_op *op)
+{
+	unsigned long long a0, a1, a2, a3;
+	char name[16];
+	const char *hex;
+	int k;
+
+	memset(op, 0, sizeof(*op));
+	if (sscanf(line, "%15s s=%d t=%d a=%llx:%llx:%llx:%llx", name, &op->slot,
+		   &op->slot2, &a0, &a1, &a2, &a3) != 7)
+		return -1;
+	for (k = 0; k < FOP_NR; k++)
+		if (!strcmp(name, kind_names[k]))
+			break;
+	if (k == FOP_NR || op->slot < 0 || op->slot >= FUZZ_SLOTS ||
+	    op->slot2 < -1 || op->slot2 >= FUZZ_SLOTS)
+		return -1;
+	op->kind = k;
+	op->a[0] = a0;
+	op->a[1] = a1;
+	op->a[2] = a2;
+	op->a[3] = a3;
+	hex = strstr(line, " b=");
+	if (!hex)
+		return -1;
+	for (hex += 3; hex[0] && hex[1] && hex[0] != '\n' &&
+	     op->len < FUZZ_BLOB; hex += 2) {
+		unsigned int byte;
+
+		if (sscanf(hex, "%2x", &byte) != 1)
+			return -1;
+		op->blob[op->len++] = byte;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ outcome */
+
+static int record(struct fuzz_worker *w, enum fuzz_call c, long ret,
+		  const struct fuzz_op *op)
+{
+	int e = ret < 0 ? errno : 0;
+
+	__atomic_fetch_add(&w->stats->calls[c], 1, __ATOMIC_RELAXED);
+	if (e >= 0 && e < FUZZ_ERRNO_MAX)
+		w->stats->outcome[c][e] = 1;
+	if (e >= 512) {
+		char line[512];
+
+		fuzz_op_format(op, line, sizeof(line));
+		fprintf(stderr, "fuzz: ORACLE worker %d: %s gave kernel-internal errno %d: %s",
+			w->id, call_names[c], e, line);
+		return -1;
+	}
+	return 0;
+}
+
+static int oracle_fail(struct fuzz_worker *w, const struct fuzz_op *op,
+		       const char *what, long ret, int err)
+{
+	char line[512];
+
+	fuzz_op_format(op, line, sizeof(line));
+	fprintf(stderr, "fuzz: ORACLE worker %d: %s (returned %ld, errno %d): %s",
+		w->id, what, ret, err, line);
+	return -1;
+}
+
+/* ----------------------------------------------------------- slots */
+
+static void slot_unmap(struct fuzz_slot *s)
+{
+	if (s->map)
+		munmap(s->map, s->map_len);
+	s->map = NULL;
+	s->map_len = 0;
+}
+
+static void slot_clear(struct fuzz_slot *s)
+{
+	slot_unmap(s);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	s->event = false;
+	s->read_format = 0;
+}
+
+static void slot_copy_fd(struct fuzz_slot *dst, const struct fuzz_slot *src,
+			 int fd)
+{
+	slot_clear(dst);
+	dst->fd = fd;
+	dst->event = src->event;
+	dst->read_format = src->read_format;
+}
+
+static void reap_children(struct fuzz_worker *w)
+{
+	pid_t pid;
+	int i;
+
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		for (i = 0; i < FUZZ_CHILDREN; i++)
+			if (w->child[i] == pid)
+				w->child[i] = 0;
+}
+
+static void kill_child(struct fuzz_worker *w, int i)
+{
+	if (w->child[i] <= 0)
+		return;
+	kill(w->child[i], SIGKILL);
+	waitpid(w->child[i], NULL, 0);
+	w->child[i] = 0;
+}
+
+static void count_signal(int sig)
+{
+	(void)sig;
+}
+
+void fuzz_worker_init(struct fuzz_worker *w)
+{
+	static const int sigs[] = { SIGIO, SIGTRAP, SIGUSR1, SIGUSR2, SIGPIPE,
+				    SIGALRM, SIGCHLD };
+	struct sigaction sa;
+	int i, p[2];
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = count_signal;
+	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sigaction(SIGRTMIN, &sa, NULL);
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		memset(&w->slot[i], 0, sizeof(w->slot[i]));
+		w->slot[i].fd = -1;
+	}
+	memset(w->child, 0, sizeof(w->child));
+	if (!pipe2(p, O_NONBLOCK)) {
+		w->slot[FUZZ_SLOTS - 1].fd = p[0];
+		w->slot[FUZZ_SLOTS - 2].fd = p[1];
+	}
+}
+
+void fuzz_worker_finish(struct fuzz_worker *w)
+{
+	int i;
+
+	for (i = 0; i < FUZZ_CHILDREN; i++)
+		kill_child(w, i);
+}
+
+/* ---------------------------------------------------------- busy work */
+
+static void work(long what, long amount)
+{
+	long i, n = amount % 2000 + 1;
+	long ps = page_size();
+	char *p;
+
+	switch (what % 8) {
+	case 0:
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		break;
+	case 1:
+		n = n % 32 + 1;
+		p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		for (i = 0; i < n; i++)
+			p[i * ps] = 1;
+		munmap(p, n * ps);
+		break;
+	case 2:
+		for (i = 0; i < n % 50 + 1; i++)
+			sched_yield();
+		break;
+	case 3:
+		usleep(n % 2000 + 1);
+		break;
+	case 4:
+		for (i = 0; i < n; i++)
+			fuzz_bp_target++;
+		break;
+	case 5:
+		for (i = 0; i < n; i++)
+			fuzz_bp_function();
+		break;
+	case 6:
+		for (i = 0; i < n * 100; i++)
+			__asm__ __volatile__("" ::: "memory");
+		break;
+	default:
+		for (i = 0; i < n % 20 + 1; i++) {
+			int fd = open("/proc/self/stat", O_RDONLY);
+
+			if (fd >= 0)
+				close(fd);
+		}
+		break;
+	}
+}
+
+/* -------------------------------------------------------- generation */
+
+static int random_slot(struct fuzz_worker *w, bool prefer_event)
+{
+	int i, s = fuzz_below(&w->rng, FUZZ_SLOTS);
+
+	if (!prefer_event || fuzz_chance(&w->rng, 10))
+		return s;
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		int t = (s + i) % FUZZ_SLOTS;
+
+		if (w->slot[t].event)
+			return t;
+	}
+	return s;
+}
+
+/* A slot with a mapping, for the kinds that need one (or any slot). */
+static int mapped_slot(struct fuzz_worker *w, int fallback)
+{
+	int i, s = fuzz_below(&w->rng, FUZZ_SLOTS);
+
+	for (i = 0; i < FUZZ_SLOTS; i++)
+		if (w->slot[(s + i) % FUZZ_SLOTS].map)
+			return (s + i) % FUZZ_SLOTS;
+	return fallback;
+}
+
+static enum fuzz_kind random_kind(struct fuzz_worker *w)
+{
+	unsigned int total = 0, pick, k;
+
+	for (k = 0; k < FOP_NR; k++)
+		if (k != FOP_CPU || (w->id == 0 && w->privileged))
+			total += kind_weight[k];
+	pick = fuzz_below(&w->rng, total);
+	for (k = 0; k < FOP_NR; k++) {
+		if (k == FOP_CPU && !(w->id == 0 && w->privileged))
+			continue;
+		if (pick < kind_weight[k])
+			return k;
+		pick -= kind_weight[k];
+	}
+	return FOP_WORK;
+}
+
+static void gen_filter(struct fuzz_rng *r, struct fuzz_op *op)
+{
+	static const char *const filters[] = {
+		"common_pid != 0", "prev_pid == 1 || next_pid == 1",
+		"ip == 0", "( ( (", "filter 0x1000/0x100@/bin/true",
+		"start 0x1000@/bin/true", "common_pid > 0 && common_pid < 100000",
+		"", "ret == 0",
+	};
+	const char *f = filters[fuzz_below(r, ARRAY_SIZE(filters))];
+
+	memset(op->blob, 0, sizeof(op->blob));
+	snprintf((char *)op->blob, sizeof(op->blob), "%s", f);
+	if (fuzz_chance(r, 10)) {	/* garbage, maybe unterminated */
+		unsigned int i, n = fuzz_below(r, FUZZ_BLOB);
+
+		for (i = 0; i < n; i++)
+			op->blob[i] = 1 + fuzz_below(r, 255);
+		op->len = FUZZ_BLOB;
+		return;
+	}
+	op->len = strlen((char *)op->blob) + 1;
+}
+
+void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
+{
+	struct fuzz_rng *r = &w->rng;
+	int i;
+
+	memset(op, 0, sizeof(*op));
+	op->kind = random_kind(w);
+	op->slot = random_slot(w, op->kind != FOP_OPEN);
+	if (op->kind == FOP_MUNMAP || op->kind == FOP_MREMAP || op->kind == FOP_TOUCH)
+		op->slot = mapped_slot(w, op->slot);
+	op->slot2 = fuzz_chance(r, 50) ? -1 : random_slot(w, true);
+	for (i = 0; i < 4; i++)
+		op->a[i] = fuzz_rand(r);
+
+	switch (op->kind) {
+	case FOP_OPEN:
+		fuzz_attr_generate(r, w->env, op);
+		op->a[0] = fuzz_below(r, 100);
+		op->a[1] = fuzz_chance(r, 50) ? -1 :
+			   fuzz_chance(r, 90) ? (long long)fuzz_below(r, w->env->nr_cpus) :
+			   fuzz_chance(r, 50) ? w->env->nr_cpus : (int)fuzz_rand(r);
+		op->a[2] = fuzz_chance(r, 85) ?
+			   (fuzz_chance(r, 50) ? PERF_FLAG_FD_CLOEXEC : 0) :
+			   fuzz_chance(r, 80) ? 1UL << fuzz_below(r, 4) : fuzz_rand(r) & 0xff;
+		if (fuzz_chance(r, 55))
+			op->slot2 = -1;
+		break;
+	case FOP_READ:
+		op->a[0] = fuzz_chance(r, 70) ? 8 * fuzz_below(r, 8) :
+			   fuzz_below(r, 9000);
+		op->a[1] = fuzz_chance(r, 88) ? 0 : 1 + fuzz_below(r, 3);
+		break;
+	case FOP_WRITE:
+		op->a[0] = fuzz_below(r, 64);
+		break;
+	case FOP_IOCTL:
+		op->a[0] = fuzz_below(r, 13);
+		op->a[1] = fuzz_chance(r, 70) ? fuzz_below(r, 4) : fuzz_rand(r);
+		op->a[2] = fuzz_chance(r, 85) ? 0 : 1 + fuzz_below(r, 2);
+		if (op->a[0] == 6)
+			gen_filter(r, op);
+		else if (op->a[0] == 11)
+			fuzz_attr_generate(r, w->env, op);
+		break;
+	case FOP_POLL:
+		op->a[0] &= (1ULL << FUZZ_SLOTS) - 1;
+		op->a[1] = fuzz_below(r, 3) * 5;
+		break;
+	case FOP_MMAP:
+		op->a[0] = fuzz_chance(r, 80) ? (1ULL << fuzz_below(r, 5)) + 1 :
+			   fuzz_below(r, 40);
+		op->a[1] = fuzz_chance(r, 75);
+		op->a[2] = fuzz_chance(r, 90) ? 0 : fuzz_below(r, 4);
+		break;
+	case FOP_MUNMAP:
+		op->a[0] = fuzz_below(r, 3);
+		break;
+	case FOP_MREMAP:
+		op->a[0] = 1 + fuzz_below(r, 17);
+		break;
+	case FOP_TOUCH:
+		op->a[0] = fuzz_below(r, 4);
+		break;
+	case FOP_PRCTL:
+		op->a[0] = fuzz_below(r, 2);
+		break;
+	case FOP_FORK:
+		op->a[0] = fuzz_below(r, 7);
+		op->a[1] = fuzz_below(r, FUZZ_CHILDREN);
+		op->a[2] = fuzz_below(r, 3000);
+		if (op->a[0] == 3 || op->a[0] == 6)
+			fuzz_attr_generate(r, w->env, op);
+		break;
+	case FOP_THREAD:
+		op->a[0] = fuzz_below(r, 3);
+		op->a[1] = fuzz_below(r, 3000);
+		if (op->a[0])
+			fuzz_attr_generate(r, w->env, op);
+		break;
+	case FOP_DUP:
+	case FOP_PASSFD:
+		if (op->slot2 < 0)
+			op->slot2 = fuzz_below(r, FUZZ_SLOTS);
+		op->a[0] = fuzz_below(r, 8) == 0;
+		break;
+	case FOP_FCNTL:
+		op->a[0] = fuzz_below(r, 5);
+		op->a[1] = fuzz_below(r, 4);
+		break;
+	case FOP_KILL:
+		op->a[0] = fuzz_below(r, FUZZ_CHILDREN);
+		op->a[1] = fuzz_below(r, 5);
+		break;
+	case FOP_WORK:
+		op->a[0] = fuzz_below(r, 8);
+		op->a[1] = fuzz_below(r, 5000);
+		break;
+	case FOP_CPU:
+		op->a[0] = w->env->nr_cpus > 1 ? 1 + fuzz_below(r, w->env->nr_cpus - 1) : 0;
+		op->a[1] = fuzz_below(r, 2);
+		break;
+	default:
+		break;
+	}
+}
+
+/* --------------------------------------------------------- execution */
+
+static int slot_fd(struct fuzz_worker *w, int slot)
+{
+	return slot >= 0 ? w->slot[slot].fd : -1;
+}
+
+static uint64_t op_attr_u64(const struct fuzz_op *op, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, op->blob + off, sizeof(v));
+	return v;
+}
+
+static int check_open(struct fuzz_worker *w, const struct fuzz_op *op,
+		      long fd, int err)
+{
+	struct perf_event_attr a;
+	unsigned long flags = op->a[2];
+	uint64_t flagword;
+	bool tail = false;
+	unsigned int i;
+
+	memcpy(&a, op->blob, sizeof(a));
+	flagword = op_attr_u64(op, offsetof(struct perf_event_attr, read_format) + 8);
+	for (i = sizeof(a); i < a.size && i < op->len; i++)
+		tail |= op->blob[i] != 0;
+
+	if (flags & ~PERF_FLAG_ALL_6_1) {
+		if (fd >= 0 || (err != EINVAL && err != EACCES))
+			return oracle_fail(w, op, "open with unknown flags", fd, err);
+		return 0;
+	}
+	if ((a.size && a.size < PERF_ATTR_SIZE_VER0) || tail) {
+		if (fd >= 0 || (err != E2BIG && err != EACCES))
+			return oracle_fail(w, op, "open with a bad attr size", fd, err);
+		return 0;
+	}
+	if (flagword >> 38 || (a.size >= 112 && a.__reserved_2) ||
+	    (a.size >= 120 && a.__reserved_3)) {
+		if (fd >= 0)
+			return oracle_fail(w, op, "open with reserved bits", fd, err);
+		return 0;
+	}
+	if (fd >= 0 && (flags & PERF_FLAG_FD_CLOEXEC) &&
+	    !(fcntl(fd, F_GETFD) & FD_CLOEXEC))
+		return oracle_fail(w, op, "CLOEXEC open is not close-on-exec", fd, 0);
+	return 0;
+}
+
+static pid_t open_pid(struct fuzz_worker *w, const struct fuzz_op *op,
+		      unsigned long *flags)
+{
+	long mode = op->a[0];
+
+	if (mode < 45)
+		return 0;
+	if (mode < 60)
+		return -1;
+	if (mode < 70)
+		return w->child[op->a[3] % FUZZ_CHILDREN];
+	if (mode < 75)
+		return getppid();
+	if (mode < 78)
+		return 1;
+	if (mode < 82)
+		return (pid_t)op->a[3];
+	if (mode < 90 || w->env->cgroup_fd < 0)
+		return getpid();
+	*flags |= PERF_FLAG_PID_CGROUP;
+	return w->env->cgroup_fd;
+}
+
+static int run_open(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	unsigned long flags = op->a[2];
+	pid_t pid = open_pid(w, op, &flags);
+	int group = op->slot2 >= 0 ? slot_fd(w, op->slot2) : -1;
+	struct perf_event_attr a;
+	long fd;
+	int err;
+
+	fd = syscall(SYS_perf_event_open, op->blob, pid, (int)op->a[1], group, flags);
+	err = errno;
+	if (record(w, FC_OPEN, fd, op) || check_open(w, op, fd, err)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (fd < 0)
+		return 0;
+	memcpy(&a, op->blob, sizeof(a));
+	slot_clear(&w->slot[op->slot]);
+	w->slot[op->slot].fd = fd;
+	w->slot[op->slot].event = true;
+	w->slot[op->slot].read_format = a.read_format;
+	return 0;
+}
+
+static int run_read(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	static char *ro_page;
+	struct fuzz_slot *s = &w->slot[op->slot];
+	size_t len = op->a[0];
+	char buf[9000];
+	void *p = buf;
+	long ret, expect;
+	int err;
+
+	switch (op->a[1]) {
+	case 1:
+		p = NULL;
+		break;
+	case 2:
+		p = KERNEL_ADDRESS;
+		break;
+	case 3:
+		if (!ro_page)
+			ro_page = mmap(NULL, page_size(), PROT_READ,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = ro_page;
+		if (len > (size_t)page_size())
+			len = page_size();
+		break;
+	}
+	ret = read(s->fd, p, len);
+	err = errno;
+	if (record(w, FC_READ, ret, op))
+		return -1;
+	if (!s->event || op->a[1] || (s->read_format & PERF_FORMAT_GROUP) ||
+	    (s->read_format & ~0x1fULL))
+		return 0;
+	expect = 8 * (1 + __builtin_popcountll(s->read_format & 0x17));
+	if (ret == 0 || ret == expect)
+		return 0;
+	if (ret < 0 && err == ENOSPC && (long)len < expect)
+		return 0;
+	if (ret < 0 && (err == EINTR || err == EAGAIN))
+		return 0;
+	return oracle_fail(w, op, "read size differs from read_format", ret, err);
+}
+
+static int run_ioctl(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	static const unsigned long cmds[] = {
+		PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE,
+		PERF_EVENT_IOC_REFRESH, PERF_EVENT_IOC_RESET,
+		PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_SET_OUTPUT,
+		PERF_EVENT_IOC_SET_FILTER, PERF_EVENT_IOC_ID,
+		PERF_EVENT_IOC_SET_BPF, PERF_EVENT_IOC_PAUSE_OUTPUT,
+		PERF_EVENT_IOC_QUERY_BPF, PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
+	};
+	unsigned int c = op->a[0] % 13;
+	unsigned long cmd, arg = op->a[1];
+	uint64_t value = op->a[1], query[4] = { 4 };
+	char filter[FUZZ_BLOB + 1];
+	long ret;
+	void *ptr;
+
+	if (c == 12)	/* an unknown command near the perf ones */
+		cmd = _IOC(op->a[1] & 3, '$', op->a[3] % 32, op->a[3] >> 8 & 0xff);
+	else
+		cmd = cmds[c];
+	switch (c) {
+	case 2: case 9:
+		arg = op->a[1];
+		break;
+	case 0: case 1: case 3:
+		arg = op->a[1] & 1 ? PERF_IOC_FLAG_GROUP : op->a[1] & ~3ULL;
+		break;
+	case 5:
+		arg = op->slot2 >= 0 ? (unsigned long)slot_fd(w, op->slot2) : -1UL;
+		break;
+	case 8:
+		arg = slot_fd(w, op->slot2 >= 0 ? op->slot2 : op->slot);
+		break;
+	default:
+		ptr = c == 4 ? (void *)&value :
+		      c == 6 ? (void *)filter :
+		      c == 10 ? (void *)query :
+		      c == 11 ? (void *)op->blob : (void *)&value;
+		if (c == 6) {
+			memcpy(filter, op->blob, op->len);
+			filter[op->len] = '\0';
+		}
+		if (op->a[2] == 1)
+			ptr = NULL;
+		else if (op->a[2] == 2)
+			ptr = KERNEL_ADDRESS;
+		arg = (unsigned long)ptr;
+		break;
+	}
+	ret = ioctl(slot_fd(w, op->slot), cmd, arg);
+	return record(w, c == 12 ? FC_IOC_OTHER : FC_IOC_ENABLE + c, ret, op);
+}
+
+static int run_poll(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct pollfd pfd[FUZZ_SLOTS];
+	int i, n = 0;
+	long ret;
+
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		if (!(op->a[0] & (1LL << i)) || w->slot[i].fd < 0)
+			continue;
+		pfd[n].fd = w->slot[i].fd;
+		pfd[n].events = POLLIN | POLLHUP | (op->a[2] & POLLOUT);
+		n++;
+	}
+	ret = poll(pfd, n, op->a[1]);
+	return record(w, FC_POLL, ret, op);
+}
+
+static int run_mmap(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct fuzz_slot *s = &w->slot[op->slot];
+	size_t len = op->a[0] * page_size();
+	int prot = PROT_READ | (op->a[1] ? PROT_WRITE : 0);
+	void *p;
+
+	slot_unmap(s);
+	p = mmap(NULL, len, prot, MAP_SHARED, s->fd, op->a[2] * page_size());
+	if (record(w, FC_MMAP, p == MAP_FAILED ? -1 : 0, op))
+		return -1;
+	if (p == MAP_FAILED)
+		return 0;
+	s->map = p;
+	s->map_len = len;
+	s->map_rw = op->a[1];
+	return 0;
+}
+
+static int run_munmap(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct fuzz_slot *s = &w->slot[op->slot];
+	long ret, ps = page_size();
+
+	if (!s->map)
+		return 0;
+	if (op->a[0] == 0 || s->map_len <= (size_t)ps) {
+		ret = munmap(s->map, s->map_len);
+	} else if (op->a[0] == 1) {
+		ret = munmap(s->map, ps);	/* the rest goes at exit */
+	} else {
+		ret = munmap((char *)s->map + s->map_len - ps, ps);
+	}
+	s->map = NULL;
+	s->map_len = 0;
+	return record(w, FC_MUNMAP, ret, op);
+}
+
+static int run_mremap(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct fuzz_slot *s = &w->slot[op->slot];
+	size_t len = op->a[0] * page_size();
+	void *p;
+
+	if (!s->map)
+		return 0;
+	p = mremap(s->map, s->map_len, len, MREMAP_MAYMOVE);
+	if (record(w, FC_MREMAP, p == MAP_FAILED ? -1 : 0, op))
+		return -1;
+	if (p != MAP_FAILED) {
+		s->map = p;
+		s->map_len = len;
+	}
+	return 0;
+}
+
+static void run_touch(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct fuzz_slot *s = &w->slot[op->slot];
+	struct perf_event_mmap_page *pg = s->map;
+	volatile unsigned char sink;
+	uint64_t head;
+
+	if (!pg || s->map_len < (size_t)page_size())
+		return;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	sink = pg->lock + pg->index + pg->offset + pg->time_enabled;
+	if (s->map_len >= 2 * (size_t)page_size())
+		sink = ((unsigned char *)s->map)[page_size() + head % (s->map_len - page_size())];
+	(void)sink;
+	if (!s->map_rw)
+		return;
+	if (op->a[0] == 1)
+		__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	else if (op->a[0] == 2)
+		__atomic_store_n(&pg->data_tail, (uint64_t)op->a[1], __ATOMIC_RELEASE);
+	else if (op->a[0] == 3)
+		pg->aux_offset = op->a[1] & ~0xfffULL, pg->aux_size = 4096;
+}
+
+static void child_body(const struct fuzz_op *op)
+{
+	int fd;
+
+	switch (op->a[0]) {
+	case 0:
+		break;
+	case 1:
+		work(op->a[2], op->a[2]);
+		work(1, op->a[2]);
+		break;
+	case 2:
+		execl("/bin/true", "true", (char *)NULL);
+		break;
+	case 3:
+	case 6:
+		fd = syscall(SYS_perf_event_open, op->blob, 0, -1, -1, 0);
+		if (fd >= 0)
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		if (op->a[0] == 6 && fork() == 0) {
+			work(0, op->a[2]);
+			_exit(0);
+		}
+		work(op->a[2], op->a[2]);
+		work(5, op->a[2]);
+		break;
+	case 4:
+		for (;;)
+			pause();
+	default:
+		if (fork() == 0) {
+			work(0, op->a[2]);
+			work(1, op->a[2]);
+		}
+		break;
+	}
+	_exit(0);
+}
+
+static int run_fork(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	int i = op->a[1] % FUZZ_CHILDREN;
+	pid_t pid;
+
+	kill_child(w, i);
+	pid = fork();
+	if (pid == 0)
+		child_body(op);
+	w->child[i] = pid > 0 ? pid : 0;
+	return record(w, op->a[0] == 2 ? FC_EXECVE : FC_FORK, pid, op);
+}
+
+struct thread_arg {
+	long body, loops;
+	unsigned char attr[FUZZ_BLOB];
+};
+
+static void *thread_body(void *p)
+{
+	struct thread_arg *t = p;
+	int fd = -1;
+
+	if (t->body)
+		fd = syscall(SYS_perf_event_open, t->attr, 0, -1, -1, 0);
+	if (fd >= 0)
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	work(t->loops, t->loops);
+	if (fd >= 0 && t->body == 1)
+		close(fd);	/* body 2 leaves it open past the thread's exit */
+	free(t);
+	return NULL;
+}
+
+static int run_thread(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct thread_arg *t = calloc(1, sizeof(*t));
+	pthread_attr_t pa;
+	pthread_t th;
+	int ret;
+
+	if (!t)
+		return 0;
+	t->body = op->a[0];
+	t->loops = op->a[1];
+	memcpy(t->attr, op->blob, sizeof(t->attr));
+	pthread_attr_init(&pa);
+	pthread_attr_setdetachstate(&pa, PTHREAD_CREATE_DETACHED);
+	ret = pthread_create(&th, &pa, thread_body, t);
+	pthread_attr_destroy(&pa);
+	if (ret) {
+		free(t);
+		errno = ret;
+	}
+	return record(w, FC_THREAD, ret ? -1 : 0, op);
+}
+
+static int run_passfd(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], byte = 0;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cm;
+	int sv[2], fd = slot_fd(w, op->slot);
+	long ret;
+
+	if (fd < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		return 0;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	ret = sendmsg(sv[0], &msg, 0);
+	if (record(w, FC_SENDMSG, ret, op))
+		goto out;
+	if (ret < 0 || op->a[0])	/* close with the fd still in flight */
+		goto out;
+	msg.msg_controllen = sizeof(cbuf);
+	ret = recvmsg(sv[1], &msg, 0);
+	if (record(w, FC_RECVMSG, ret, op))
+		goto out;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (ret >= 0 && cm && cm->cmsg_type == SCM_RIGHTS) {
+		int nfd;
+
+		memcpy(&nfd, CMSG_DATA(cm), sizeof(int));
+		slot_copy_fd(&w->slot[op->slot2], &w->slot[op->slot], nfd);
+	}
+out:
+	close(sv[0]);
+	close(sv[1]);
+	return 0;
+}
+
+static int run_fcntl(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	static const int sigs[] = { 0, SIGIO, SIGUSR1, SIGTRAP };
+	int fd = slot_fd(w, op->slot);
+	struct f_owner_ex owner;
+	long ret;
+
+	switch (op->a[0]) {
+	case 0:
+		ret = fcntl(fd, F_SETOWN, getpid());
+		break;
+	case 1:
+		ret = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC | O_NONBLOCK);
+		break;
+	case 2:
+		ret = fcntl(fd, F_SETSIG, sigs[op->a[1] % 4]);
+		break;
+	case 3:
+		owner.type = F_OWNER_TID;
+		owner.pid = syscall(SYS_gettid);
+		ret = fcntl(fd, F_SETOWN_EX, &owner);
+		break;
+	default:
+		ret = fcntl(fd, F_SETFL, 0);
+		break;
+	}
+	return record(w, FC_FCNTL, ret, op);
+}
+
+static int run_cpu(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	char path[64];
+	long ret = -1;
+	int fd;
+
+	if (op->a[0] <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%lld/online", op->a[0]);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return 0;
+	ret = write(fd, op->a[1] ? "1" : "0", 1);
+	close(fd);
+	return record(w, FC_CPU_ONLINE, ret, op);
+}
+
+int fuzz_op_run(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	static const int sigs[] = { SIGKILL, SIGSTOP, SIGCONT, SIGTERM, SIGUSR1 };
+	int fd = slot_fd(w, op->slot), nfd;
+	char buf[64] = { 0 };
+	long ret;
+
+	reap_children(w);
+	__atomic_fetch_add(&w->stats->iterations, 1, __ATOMIC_RELAXED);
+	switch (op->kind) {
+	case FOP_OPEN:
+		return run_open(w, op);
+	case FOP_CLOSE:
+		slot_unmap(&w->slot[op->slot]);
+		ret = close(fd);
+		w->slot[op->slot].fd = -1;
+		w->slot[op->slot].event = false;
+		return record(w, FC_CLOSE, ret, op);
+	case FOP_READ:
+		return run_read(w, op);
+	case FOP_WRITE:
+		ret = write(fd, buf, op->a[0] % sizeof(buf));
+		return record(w, FC_WRITE, ret, op);
+	case FOP_IOCTL:
+		return run_ioctl(w, op);
+	case FOP_POLL:
+		return run_poll(w, op);
+	case FOP_MMAP:
+		return run_mmap(w, op);
+	case FOP_MUNMAP:
+		return run_munmap(w, op);
+	case FOP_MREMAP:
+		return run_mremap(w, op);
+	case FOP_TOUCH:
+		run_touch(w, op);
+		return 0;
+	case FOP_PRCTL:
+		ret = prctl(op->a[0] ? PR_TASK_PERF_EVENTS_ENABLE :
+			    PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+		return record(w, FC_PRCTL, ret, op);
+	case FOP_FORK:
+		return run_fork(w, op);
+	case FOP_THREAD:
+		return run_thread(w, op);
+	case FOP_DUP:
+		nfd = dup(fd);
+		if (nfd >= 0 && op->slot2 >= 0)
+			slot_copy_fd(&w->slot[op->slot2], &w->slot[op->slot], nfd);
+		else if (nfd >= 0)
+			close(nfd);
+		return record(w, FC_DUP, nfd, op);
+	case FOP_FCNTL:
+		return run_fcntl(w, op);
+	case FOP_PASSFD:
+		return run_passfd(w, op);
+	case FOP_KILL:
+		if (w->child[op->a[0] % FUZZ_CHILDREN] <= 0)
+			return 0;
+		if (sigs[op->a[1] % 5] == SIGKILL) {
+			kill_child(w, op->a[0] % FUZZ_CHILDREN);
+			return 0;
+		}
+		ret = kill(w->child[op->a[0] % FUZZ_CHILDREN], sigs[op->a[1] % 5]);
+		return record(w, FC_KILL, ret, op);
+	case FOP_WORK:
+		work(op->a[0], op->a[1]);
+		return 0;
+	case FOP_CPU:
+		return run_cpu(w, op);
+	default:
+		return 0;
+	}
+}
