@@ -5,6 +5,7 @@
 # seed of the round that was running when it appeared.
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=1|0  DURATION=30m|600
 #   SEED=number  WORKERS=3  ROUND=20 (seconds per round)
+#   EXCLUDE=function,tracepoint,breakpoint (event kinds left out, to bisect)
 # Results: out/fuzz/<arch>-<impl>[-debug]/{console.log,verdict.txt}.
 # Exit status 0 only when every arch ran to the end with no splat, no
 # oracle failure and no hung task.
@@ -12,7 +13,7 @@
 
 ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-1}
 DURATION=${DURATION:-10m} SEED=${SEED:-$(date +%s)} WORKERS=${WORKERS:-3}
-ROUND=${ROUND:-20}
+ROUND=${ROUND:-20} EXCLUDE=${EXCLUDE:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 case "$DURATION" in
 *m) secs=$((${DURATION%m} * 60)) ;;
@@ -34,7 +35,7 @@ for arch in "${arches[@]}"; do
 	log "fuzzing $label for ${secs}s, seed $SEED, $WORKERS workers"
 	QEMU_MEM=$mem "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
 		"$rdir/console.log" $((secs + 900)) \
-		"perfev.mode=fuzz perfev.seed=$SEED perfev.duration=$secs perfev.workers=$WORKERS perfev.round=$ROUND"
+		"perfev.mode=fuzz perfev.seed=$SEED perfev.duration=$secs perfev.workers=$WORKERS perfev.round=$ROUND${EXCLUDE:+ perfev.exclude=$EXCLUDE}"
 	python3 "$TOP/testbed/fuzz_verdict.py" "$label" "$rdir/console.log" | tee "$rdir/verdict.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 done

@@ -6,7 +6,8 @@
 #   perfev.mode=check|demo|fuzz|shell
 #   perfev.suites=perfev,upstream,perftest   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
-#   perfev.seed= perfev.duration= perfev.workers= perfev.round=  (fuzz mode)
+#   perfev.seed= perfev.duration= perfev.workers= perfev.round=
+#   perfev.exclude=function,tracepoint,breakpoint                 (fuzz mode)
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -118,10 +119,12 @@ run_demo() {
 }
 
 run_fuzz() {
+	fx=$(arg perfev.exclude "")
 	mkdir -p /tmp/fuzz
 	chmod 777 /tmp/fuzz
 	perf_fuzz -s "$(arg perfev.seed 1)" -t "$(arg perfev.duration 300)" \
-		-r "$(arg perfev.round 20)" -w "$(arg perfev.workers 3)" -d /tmp/fuzz < /dev/null
+		-r "$(arg perfev.round 20)" -w "$(arg perfev.workers 3)" \
+		${fx:+-x "$fx"} -d /tmp/fuzz < /dev/null
 	echo "PERFEV-FUZZ-RC $?"
 	if [ -w /sys/kernel/debug/kmemleak ]; then
 		echo scan > /sys/kernel/debug/kmemleak

@@ -84,6 +84,7 @@ struct fuzz_env {
 	struct fuzz_pmu pmus[FUZZ_MAX_PMU];
 	int cgroup_fd;		/* a perf_event cgroup directory, or -1 */
 	char cgroup_procs[128];	/* its cgroup.procs file */
+	bool no_breakpoints;	/* -x breakpoint: no PERF_TYPE_BREAKPOINT */
 };
 
 /* Shared between the supervisor and its workers (MAP_SHARED). */

@@ -62,7 +62,7 @@ static void gen_type_config(struct fuzz_rng *r, const struct fuzz_env *env,
 	} else if (dice < 66) {
 		a->type = PERF_TYPE_RAW;
 		a->config = fuzz_rand(r) & (fuzz_chance(r, 80) ? 0xffff : ~0ULL);
-	} else if (dice < 76) {
+	} else if (dice < 76 && !env->no_breakpoints) {
 		a->type = PERF_TYPE_BREAKPOINT;
 		a->bp_type = pick_u64(r, bp_types, 6);
 		a->bp_len = pick_u64(r, bp_lens, 7);

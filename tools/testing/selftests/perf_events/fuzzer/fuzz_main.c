@@ -14,6 +14,7 @@
  *
  *   perf_fuzz [-s SEED] [-t SECONDS] [-r ROUND_SECONDS] [-w WORKERS]
  *             [-n OPS_PER_WORKER] [-k ROUNDS] [-g GRACE] [-d LOGDIR]
+ *             [-x function,tracepoint,breakpoint]   (leave those out)
  *   perf_fuzz -R LOG             replay one worker's log in this process
  *   perf_fuzz -M LOG [-T SECS]   minimise LOG to the ops that still fail
  *
@@ -45,6 +46,7 @@ struct fuzz_opts {
 	int workers;
 	const char *logdir;
 	const char *replay, *minimise;
+	const char *exclude;
 	long min_timeout;
 };
 
@@ -513,6 +515,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: perf_fuzz [-s seed] [-t seconds] [-r round_seconds] [-w workers]\n"
 		"                 [-n ops_per_worker] [-k rounds] [-g grace] [-d logdir]\n"
+		"                 [-x function,tracepoint,breakpoint]\n"
 		"       perf_fuzz -R log | -M log [-T seconds]\n");
 	exit(64);
 }
@@ -530,7 +533,7 @@ int main(int argc, char **argv)
 	char paranoid[16] = "2";
 	int opt, round, fd;
 
-	while ((opt = getopt(argc, argv, "s:t:r:w:n:k:g:d:R:M:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:r:w:n:k:g:d:R:M:T:x:")) != -1) {
 		switch (opt) {
 		case 's':
 			o.seed = strtoull(optarg, NULL, 0);
@@ -562,6 +565,9 @@ int main(int argc, char **argv)
 		case 'M':
 			o.minimise = optarg;
 			break;
+		case 'x':
+			o.exclude = optarg;
+			break;
 		case 'T':
 			o.min_timeout = atol(optarg);
 			break;
@@ -585,6 +591,13 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	fuzz_env_discover(&env, geteuid() == 0 && !o.replay && !o.minimise);
+	/* -x function,breakpoint,tracepoint: leave event kinds out (bisecting) */
+	if (o.exclude && strstr(o.exclude, "function"))
+		env.function_tp = -1;
+	if (o.exclude && strstr(o.exclude, "tracepoint"))
+		env.nr_tp = 0;
+	if (o.exclude && strstr(o.exclude, "breakpoint"))
+		env.no_breakpoints = true;
 	say("start seed=%#llx workers=%d cpus=%d pmus=%d tracepoints=%d function=%d cgroup=%s\n",
 	    (unsigned long long)o.seed, o.workers, env.nr_cpus, env.nr_pmus,
 	    env.nr_tp, env.function_tp, env.cgroup_fd >= 0 ? "yes" : "no");
