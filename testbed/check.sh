@@ -13,8 +13,7 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
 total_p=0 total_f=0 total_s=0
 for arch in "${arches[@]}"; do
-	label="$arch-$(impl_variant "$IMPL")"
-	[ "$DEBUG" = 1 ] && label="$label-debug"
+	label=$(run_label "$arch" "$IMPL" "$DEBUG")
 	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
 	gdir="$BUILD/guest/$arch${TAG:+-$TAG}"
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
@@ -23,9 +22,7 @@ for arch in "${arches[@]}"; do
 	logf="$rdir/console.log"
 	limit=${PERFEV_TIMEOUT:-2400}
 	[ "$DEBUG" = 1 ] && limit=$((limit * 3))
-	mem=1536
-	[ "$DEBUG" = 1 ] && mem=3072
-	QEMU_MEM=$mem "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" "$logf" "$limit" \
+	QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" "$logf" "$limit" \
 		"perfev.mode=check perfev.suites=$SUITES${TESTS:+ perfev.tests=$TESTS}"
 	log "results of $label: base Linux $(cat "$BUILD/base/version"), kernel $kernel"
 	set +e

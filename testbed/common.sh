@@ -69,3 +69,15 @@ obj_dir() { # arch impl debug
 	[ "${3:-0}" = 1 ] && d="$d-debug"
 	echo "$d"
 }
+
+# Result label of a run: <arch>-<impl>[-debug].
+run_label() { # arch impl debug
+	local l="$1-$(impl_variant "$2")"
+	[ "${3:-0}" = 1 ] && l="$l-debug"
+	echo "$l"
+}
+
+# Guest memory in MiB: debug kernels (KASAN, kmemleak) need twice as much.
+guest_mem() { # debug
+	if [ "${1:-0}" = 1 ]; then echo 3072; else echo 1536; fi
+}

@@ -23,17 +23,14 @@ esac
 
 rc=0
 for arch in "${arches[@]}"; do
-	label="$arch-$(impl_variant "$IMPL")"
-	[ "$DEBUG" = 1 ] && label="$label-debug"
+	label=$(run_label "$arch" "$IMPL" "$DEBUG")
 	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
 	gdir="$BUILD/guest/$arch-fuzz"
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
 	rdir="$OUT/fuzz/$label"
 	mkdir -p "$rdir"
-	mem=1536
-	[ "$DEBUG" = 1 ] && mem=3072
 	log "fuzzing $label for ${secs}s, seed $SEED, $WORKERS workers"
-	QEMU_MEM=$mem "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
+	QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
 		"$rdir/console.log" $((secs + 900)) \
 		"perfev.mode=fuzz perfev.seed=$SEED perfev.duration=$secs perfev.workers=$WORKERS perfev.round=$ROUND${EXCLUDE:+ perfev.exclude=$EXCLUDE}"
 	python3 "$TOP/testbed/fuzz_verdict.py" "$label" "$rdir/console.log" | tee "$rdir/verdict.txt"
