@@ -377,9 +377,15 @@ void perf_event_free_filter(struct perf_event *event)
 /*
  * PERF_EVENT_IOC_SET_BPF: attach @prog to a tracing event's trace call.
  * Kprobe and uprobe events take kprobe programs, tracepoints (syscall ones
- * too) tracepoint programs.  BPF overflow handlers of sampling events are
- * not supported yet (-EINVAL).  Without CONFIG_BPF_EVENTS the attach is
- * -EOPNOTSUPP.
+ * too) tracepoint programs.  As in 6.1, before the program reaches the
+ * attach code (which trusts all of this):
+ *  - a sleepable program only on a uprobe (a kprobe runs atomic): -EINVAL;
+ *  - a program that overrides return values (bpf_override_return()) only
+ *    on a kprobe; on a uprobe it would be treated as one: -EINVAL;
+ *  - a tracepoint program may not read past the record: -EACCES when the
+ *    verifier's largest context offset exceeds the event's record size.
+ * BPF overflow handlers of sampling events are not supported yet
+ * (-EINVAL).  Without CONFIG_BPF_EVENTS the attach is -EOPNOTSUPP.
  */
 int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog, u64 bpf_cookie)
 {
@@ -397,6 +403,13 @@ int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog, u64
 	if ((is_probe && prog->type != BPF_PROG_TYPE_KPROBE) ||
 	    (is_tp && prog->type != BPF_PROG_TYPE_TRACEPOINT))
 		return -EINVAL;
+
+	if (prog->aux->sleepable && !(flags & TRACE_EVENT_FL_UPROBE))
+		return -EINVAL;
+	if (prog->kprobe_override && !(flags & TRACE_EVENT_FL_KPROBE))
+		return -EINVAL;
+	if (is_tp && prog->aux->max_ctx_offset > trace_event_get_offsets(event->tp_event))
+		return -EACCES;
 
 	return perf_event_attach_bpf_prog(event, prog, bpf_cookie);
 }

@@ -11,12 +11,6 @@
  * kernel), or the kernel no longer counts afterwards.  Kernel splats during
  * the run fail the whole `make check` through the console scan.  The long,
  * random runs are `make fuzz`.
- *
- * On ppc64le without ftrace:function events (-x function): with them the
- * kernel oopses within seconds ("kernel tried to execute user page (0)",
- * corrupted kernel stacks and interrupt frames: the open item 15 of the core
- * review; 158,842 operations without them were clean), and an oops would
- * take the rest of the suite down with it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -25,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -83,8 +76,7 @@ static unsigned long summary_iterations(const char *path)
 	return it;
 }
 
-static int run_fuzzer(const char *seed, const char *exclude, const char *dir,
-		      const char *out)
+static int run_fuzzer(const char *seed, const char *dir, const char *out)
 {
 	int status, fd;
 	pid_t pid = fork();
@@ -97,7 +89,7 @@ static int run_fuzzer(const char *seed, const char *exclude, const char *dir,
 		dup2(fd, 2);
 		execl(FUZZER, "perf_fuzz", "-s", seed, "-k", "1", "-n", OPS_PER_WORKER,
 		      "-w", "3", "-r", "150", "-g", "120", "-d", dir,
-		      "-x", exclude, (char *)NULL);
+		      (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
@@ -138,12 +130,9 @@ static void smoke(struct __test_metadata *_metadata, const char *seed,
 {
 	int rc;
 
-	struct utsname u;
-	bool ppc64le = !uname(&u) && !strcmp(u.machine, "ppc64le");
-
 	if (access(FUZZER, X_OK))
 		SKIP(return, FUZZER " is not installed");
-	rc = run_fuzzer(seed, ppc64le ? "function" : "", dir, out);
+	rc = run_fuzzer(seed, dir, out);
 	if (rc)
 		show_output(out);
 	ASSERT_EQ(0, rc) TH_LOG("perf_fuzz -s %s exited %d (1: oracle or crash, 2: hung task)",

@@ -4,12 +4,14 @@
  * See perfev.h for the contract of each helper.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -352,4 +354,60 @@ int perfev_child_wait(struct perfev_child *c)
 	if (waitpid(c->pid, &status, 0) != c->pid)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Is @sym a text symbol in /proc/kallsyms? */
+bool perfev_have_ksym(const char *sym)
+{
+	char line[256], name[200], t;
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %c %199s", &t, name) == 2 &&
+		    (t == 'T' || t == 't') && !strcmp(name, sym))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/*
+ * File offset of the code at run-time address @addr, from the program
+ * headers of /proc/self/exe; works for ET_EXEC and (static-)PIE.
+ */
+long perfev_exe_file_offset(unsigned long addr)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[64];
+	unsigned long bias = 0, phdr_vaddr = 0;
+	long ret = -1;
+	int fd, i, n;
+
+	fd = open("/proc/self/exe", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
+		goto out;
+	n = eh.e_phnum < 64 ? eh.e_phnum : 64;
+	if (pread(fd, ph, n * sizeof(ph[0]), eh.e_phoff) != (ssize_t)(n * sizeof(ph[0])))
+		goto out;
+	if (eh.e_type == ET_DYN) {
+		/* load bias = AT_PHDR - link-time address of the program headers */
+		for (i = 0; i < n; i++)
+			if (ph[i].p_type == PT_LOAD && ph[i].p_offset <= eh.e_phoff &&
+			    eh.e_phoff < ph[i].p_offset + ph[i].p_filesz)
+				phdr_vaddr = ph[i].p_vaddr + eh.e_phoff - ph[i].p_offset;
+		bias = getauxval(AT_PHDR) - phdr_vaddr;
+	}
+	addr -= bias;
+	for (i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X) &&
+		    ph[i].p_vaddr <= addr && addr < ph[i].p_vaddr + ph[i].p_filesz)
+			ret = addr - ph[i].p_vaddr + ph[i].p_offset;
+out:
+	close(fd);
+	return ret;
 }

@@ -68,6 +68,15 @@ int perfev_pmu_type(const char *pmu);
 /* Tracepoint id of @sys:@name from tracefs (or debugfs/tracing), or -1. */
 int perfev_tracepoint_id(const char *sys, const char *name);
 
+/* Is @sym a text symbol in /proc/kallsyms? */
+bool perfev_have_ksym(const char *sym);
+
+/*
+ * File offset in /proc/self/exe of the code at run-time address @addr (for
+ * uprobe_path/probe_offset), or -1.
+ */
+long perfev_exe_file_offset(unsigned long addr);
+
 /* Path of the mounted tracefs root, or NULL. */
 const char *perfev_tracefs(void);
 

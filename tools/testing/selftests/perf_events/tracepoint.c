@@ -15,11 +15,9 @@
  * calls exactly.
  */
 #define _GNU_SOURCE
-#include <elf.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -241,23 +239,6 @@ TEST(set_filter_errors)
 	close(sw);
 }
 
-/* Is @sym a text symbol in /proc/kallsyms? */
-static bool have_ksym(const char *sym)
-{
-	char line[256], name[200], t;
-	bool found = false;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %c %199s", &t, name) == 2 &&
-		    (t == 'T' || t == 't') && !strcmp(name, sym))
-			found = true;
-	fclose(f);
-	return found;
-}
-
 TEST(kprobe_pmu_counts_calls_exactly)
 {
 	static const char * const syms[] = { "__x64_sys_getppid", "sys_getppid" };
@@ -270,7 +251,7 @@ TEST(kprobe_pmu_counts_calls_exactly)
 	if (type < 0)
 		SKIP(return, "no kprobe PMU");
 	for (i = 0; i < ARRAY_SIZE(syms) && !sym; i++)
-		if (have_ksym(syms[i]))
+		if (perfev_have_ksym(syms[i]))
 			sym = syms[i];
 	if (!sym)
 		SKIP(return, "no getppid syscall entry symbol in /proc/kallsyms");
@@ -309,45 +290,6 @@ static void call_probed(int n)
 		probed_ptr();
 }
 
-/*
- * File offset of the code at run-time address @addr, from the program
- * headers of /proc/self/exe; works for ET_EXEC and (static-)PIE.
- */
-static long file_offset_of(unsigned long addr)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph[64];
-	unsigned long bias = 0, phdr_vaddr = 0;
-	long ret = -1;
-	int fd, i, n;
-
-	fd = open("/proc/self/exe", O_RDONLY);
-	if (fd < 0)
-		return -1;
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
-		goto out;
-	n = eh.e_phnum < 64 ? eh.e_phnum : 64;
-	if (pread(fd, ph, n * sizeof(ph[0]), eh.e_phoff) != (ssize_t)(n * sizeof(ph[0])))
-		goto out;
-	if (eh.e_type == ET_DYN) {
-		/* load bias = AT_PHDR - link-time address of the program headers */
-		for (i = 0; i < n; i++)
-			if (ph[i].p_type == PT_LOAD && ph[i].p_offset <= eh.e_phoff &&
-			    eh.e_phoff < ph[i].p_offset + ph[i].p_filesz)
-				phdr_vaddr = ph[i].p_vaddr + eh.e_phoff - ph[i].p_offset;
-		bias = getauxval(AT_PHDR) - phdr_vaddr;
-	}
-	addr -= bias;
-	for (i = 0; i < n; i++)
-		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X) &&
-		    ph[i].p_vaddr <= addr && addr < ph[i].p_vaddr + ph[i].p_filesz)
-			ret = addr - ph[i].p_vaddr + ph[i].p_offset;
-out:
-	close(fd);
-	return ret;
-}
-
 TEST(uprobe_pmu_counts_calls_exactly)
 {
 	static const char path[] = "/proc/self/exe";
@@ -358,7 +300,7 @@ TEST(uprobe_pmu_counts_calls_exactly)
 	type = perfev_pmu_type("uprobe");
 	if (type < 0)
 		SKIP(return, "no uprobe PMU");
-	off = file_offset_of((unsigned long)probed_function);
+	off = perfev_exe_file_offset((unsigned long)probed_function);
 	ASSERT_GT(off, 0) TH_LOG("cannot locate probed_function in /proc/self/exe");
 	perfev_attr_init(&attr, type, 0);
 	attr.config1 = (__u64)(unsigned long)path;	/* uprobe_path */
