@@ -639,6 +639,7 @@ void perf_free_event(struct perf_event *event)
 	/* nothing may still be queued to run on the event */
 	irq_work_sync(&event->pending_irq);
 
+	perf_event_detach_rb(event);
 	perf_event_teardown(event);
 
 	if (event->ctx)

@@ -26,6 +26,7 @@
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/perf_event.h>
+#include <linux/poll.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -360,12 +361,48 @@ void perf_event_wakeup(struct perf_event *event);
 /* ---- ioctl.c ------------------------------------------------------------ */
 long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* ---- ring_buffer.c: the mmap ring buffer --------------------------------- */
+/*
+ * The user page and 2^n data pages (or none) that events write records
+ * into.  See ring_buffer.c for the lifetime and locking rules.
+ */
+struct perf_buffer {
+	refcount_t			refcount;	/* events attached + VMAs */
+	struct rcu_head			rcu_head;
+	int				nr_pages;	/* data pages: 0 or 2^n */
+	bool				overwrite;	/* read-only mapping: no data_tail */
+	bool				paused;		/* PAUSE_OUTPUT */
+	unsigned long			watermark;	/* bytes between wakeups */
+	atomic_t			poll;		/* EPOLL* bits for the next poll() */
+
+	spinlock_t			event_lock;	/* writers of event_list */
+	struct list_head		event_list;	/* events writing here (rb_entry) */
+
+	atomic_t			mmap_count;	/* VMAs mapping the buffer */
+	unsigned long			mmap_pinned;	/* of its pages, in mm->pinned_vm */
+	struct user_struct		*mmap_user;	/* the rest: user->locked_vm */
+
+	struct perf_event_mmap_page	*user_page;
+	struct page			*pages[];	/* user page, then data pages */
+};
+
+static inline unsigned long perf_rb_data_size(struct perf_buffer *rb)
+{
+	return (unsigned long)rb->nr_pages << PAGE_SHIFT;
+}
+
+int perf_mmap(struct file *file, struct vm_area_struct *vma);
+__poll_t perf_poll(struct file *file, poll_table *wait);
 /*
  * Redirect @event's output to @output's buffer (NULL: detach); the checks
- * of SET_OUTPUT and PERF_FLAG_FD_OUTPUT.  Part 1: no buffers, so any target
- * is EINVAL once the checks pass.
+ * of SET_OUTPUT and PERF_FLAG_FD_OUTPUT.
  */
 int perf_event_set_output(struct perf_event *event, struct perf_event *output);
+/* PERF_EVENT_IOC_PAUSE_OUTPUT: EINVAL without a buffer with data pages. */
+int perf_event_pause_output(struct perf_event *event, bool pause);
+/* A freed event lets go of its buffer. */
+void perf_event_detach_rb(struct perf_event *event);
 
 /* ---- inherit.c --------------------------------------------------------- */
 /*

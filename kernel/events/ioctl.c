@@ -2,9 +2,9 @@
 /*
  * The ioctls of an event file and prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE).
  *
- * Owns: perf_ioctl() and its compat entry, perf_event_set_output() (the
- * checks of SET_OUTPUT and PERF_FLAG_FD_OUTPUT), the attribute changes of
- * MODIFY_ATTRIBUTES, and perf_event_task_enable/disable().
+ * Owns: perf_ioctl() and its compat entry, the attribute changes of
+ * MODIFY_ATTRIBUTES, and perf_event_task_enable/disable().  SET_OUTPUT and
+ * PAUSE_OUTPUT are ring_buffer.c's once the arguments are resolved.
  *
  * An ioctl acts on the event and all its inherited children, and with
  * PERF_IOC_FLAG_GROUP on every member of the event's group (through its
@@ -16,10 +16,6 @@
  * themselves.  prctl walks current->perf_event_list (the events current
  * opened) under current->perf_event_mutex, locking each event's context
  * inside it.
- *
- * Part 1: no ring buffers, so PAUSE_OUTPUT is EINVAL and SET_OUTPUT to
- * another event is EINVAL once its other checks pass (6.1: a target
- * without a buffer).
  */
 #include <linux/bpf.h>
 #include <linux/compat.h>
@@ -66,25 +62,6 @@ static void perf_ioc_reset(struct perf_event *event)
 	perf_event_read(event, false);
 	local64_set(&event->count, 0);
 	perf_event_update_userpage(event);
-}
-
-int perf_event_set_output(struct perf_event *event, struct perf_event *output)
-{
-	/* detaching: without buffers there is nothing to let go of */
-	if (!output)
-		return 0;
-	if (output == event)
-		return -EINVAL;
-	/* the target's buffer must be written from the same CPU or task */
-	if (output->cpu != event->cpu)
-		return -EINVAL;
-	if (output->cpu == -1 && output->hw.target != event->hw.target)
-		return -EINVAL;
-	/* records of one buffer share one clock */
-	if (output->clock != event->clock)
-		return -EINVAL;
-	/* part 1: the target has no buffer */
-	return -EINVAL;
 }
 
 static int perf_ioc_set_output(struct perf_event *event, unsigned long arg)
@@ -209,8 +186,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd, unsign
 	case PERF_EVENT_IOC_SET_BPF:
 		return perf_ioc_set_bpf(event, arg);
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		/* part 1: no ring buffer to pause */
-		return -EINVAL;
+		return perf_event_pause_output(event, arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return perf_event_query_prog_array(event, (void __user *)arg);
 	default:

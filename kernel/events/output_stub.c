@@ -121,12 +121,6 @@ void perf_log_lost_samples(struct perf_event *event, u64 lost)
 {
 }
 
-void perf_event_update_userpage(struct perf_event *event)
-{
-	/* no buffer, no user page */
-}
-EXPORT_SYMBOL_GPL(perf_event_update_userpage);
-
 struct perf_callchain_entry *perf_callchain(struct perf_event *event, struct pt_regs *regs)
 {
 	static struct perf_callchain_entry empty;	/* nr == 0 */

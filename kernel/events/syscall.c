@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_event_open(2) and the event file (read, poll, release, fasync, mmap).
+ * perf_event_open(2) and the event file (read, release, fasync; poll and
+ * mmap are ring_buffer.c's).
  *
  * Owns: the argument, permission and group checks of the system call (with
  * the errno values of Linux 6.1), creating the event file, installing the
  * event in its context and recording the opener as its owner; the read()
- * format (perf_read_values()), poll and the wakeup of pollers and fasync
+ * format (perf_read_values()) and the wakeup of pollers and fasync
  * (perf_event_wakeup()).
  *
- * Part 1 limits: there is no ring buffer yet.  mmap() of an event is
- * ENODEV, poll() reports EPOLLHUP (what 6.1 says for an event without a
- * buffer), and sampling events opened from user space (sample_period or
- * sample_freq non-zero) are refused with EOPNOTSUPP, which is what 6.1
- * answers for a PMU that cannot sample.  PMUs with
- * PERF_PMU_CAP_EXCLUSIVE get no special treatment (none in our configs).
+ * Part 2 in progress: the ring buffer can be mapped, but nothing writes
+ * records into it yet, so sampling events opened from user space
+ * (sample_period or sample_freq non-zero) are still refused with
+ * EOPNOTSUPP, which is what 6.1 answers for a PMU that cannot sample.
+ * PMUs with PERF_PMU_CAP_EXCLUSIVE get no special treatment (none in our
+ * configs).
  *
  * Locking: the open allocates the event first (a PMU's event_init may take
  * locks of its own, even the target's exec_update_lock), then takes the
@@ -140,19 +141,7 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff
 	return ret;
 }
 
-/* ---- poll, wakeup, fasync, mmap, release ------------------------------- */
-
-static __poll_t perf_poll(struct file *file, poll_table *wait)
-{
-	struct perf_event *event = file->private_data;
-
-	poll_wait(file, &event->waitq, wait);
-	/*
-	 * Part 1: no event has a ring buffer, and 6.1 reports EPOLLHUP for an
-	 * event without one.
-	 */
-	return EPOLLHUP;
-}
+/* ---- wakeup, fasync, release (poll and mmap: ring_buffer.c) ------------- */
 
 void perf_event_wakeup(struct perf_event *event)
 {
@@ -180,12 +169,6 @@ static int perf_fasync(int fd, struct file *file, int on)
 	ret = fasync_helper(fd, file, on, &event->fasync);
 	inode_unlock(inode);
 	return ret < 0 ? ret : 0;
-}
-
-static int perf_mmap(struct file *file, struct vm_area_struct *vma)
-{
-	/* Part 1: no ring buffer. */
-	return -ENODEV;
 }
 
 static int perf_release(struct inode *inode, struct file *file)
