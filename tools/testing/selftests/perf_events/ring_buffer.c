@@ -18,7 +18,10 @@
  * EINVAL/EBADF cases); PERF_EVENT_IOC_PAUSE_OUTPUT (nothing written while
  * paused, a LOST record for the paused samples after resume); munmap while
  * the event keeps firing; the perf_event_mlock_kb limit for an unprivileged
- * user (EPERM beyond it when RLIMIT_MEMLOCK is 0).
+ * user (EPERM beyond it when RLIMIT_MEMLOCK is 0); only the user page is
+ * writable (a write to a data page is SIGBUS); a forked child does not get
+ * the mapping, and a mapping cannot be split (munmap or mprotect of a part
+ * is EINVAL).
  *
  * Exact record counts come from the syscalls:sys_enter_getppid tracepoint
  * (one sample per getppid() call, sample_period 1); those tests SKIP without
@@ -29,12 +32,15 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "perfev.h"
@@ -276,6 +282,112 @@ TEST(second_mmap_must_match_size)
 	EXPECT_NE(MAP_FAILED, a);
 	if (a != MAP_FAILED)
 		munmap(a, 5 * pg);
+	close(fd);
+}
+
+/* Run @fn(@arg) in a forked child; the signal that killed it, or 0. */
+static int child_signal(void (*fn)(void *), void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+}
+
+static void write_byte(void *p)
+{
+	*(volatile char *)p = 1;
+}
+
+static void read_byte(void *p)
+{
+	(void)*(volatile char *)p;
+}
+
+static sigjmp_buf fault_jmp;
+
+static void fault_handler(int sig)
+{
+	siglongjmp(fault_jmp, sig);
+}
+
+/*
+ * Touch @p in this process (a forked child would not have the mapping):
+ * the signal the access raised (SIGBUS, SIGSEGV), or 0.
+ */
+static int touch_signal(void *p, bool write)
+{
+	struct sigaction sa = { .sa_handler = fault_handler }, old_bus, old_segv;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sig = sigsetjmp(fault_jmp, 1);
+	if (!sig) {
+		if (write)
+			write_byte(p);
+		else
+			read_byte(p);
+	}
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return sig;
+}
+
+TEST(only_the_user_page_is_writable)
+{
+	struct perf_event_mmap_page *up;
+	size_t pg = pgsz();
+	int fd;
+
+	fd = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
+	ASSERT_GE(fd, 0);
+	up = map_raw(fd, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	ASSERT_NE(MAP_FAILED, up);
+	/* data_tail is the reader's to write */
+	EXPECT_EQ(0, touch_signal((void *)&up->data_tail, true));
+	up->data_tail = 8;
+	EXPECT_EQ(8ULL, up->data_tail);
+	up->data_tail = 0;
+	/* the data pages are the kernel's: a write faults, a read does not */
+	EXPECT_EQ(0, touch_signal((char *)up + pg, false));
+	EXPECT_EQ(SIGBUS, touch_signal((char *)up + pg, true));
+	EXPECT_EQ(SIGBUS, touch_signal((char *)up + 2 * pg + 7, true));
+	munmap(up, 3 * pg);
+	close(fd);
+}
+
+TEST(mapping_is_not_inherited_and_cannot_be_split)
+{
+	size_t pg = pgsz();
+	char *p;
+	int fd;
+
+	fd = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
+	ASSERT_GE(fd, 0);
+	p = map_raw(fd, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	read_byte(p + pg);
+	/* VM_DONTCOPY: a forked child has nothing at that address */
+	EXPECT_EQ(SIGSEGV, child_signal(read_byte, p + pg));
+	/*
+	 * One mapping is one buffer: unmapping or reprotecting a part of it
+	 * is EINVAL (the 6.1 stable series refuses to split it since "perf:
+	 * Prevent VMA split of buffer mappings"; 6.1.192 does), and the whole
+	 * mapping stays usable.
+	 */
+	EXPECT_EQ(-1, munmap(p + 2 * pg, pg));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, mprotect(p + pg, pg, PROT_READ));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ((__u64)2 * pg, ((struct perf_event_mmap_page *)p)->data_size);
+	EXPECT_EQ(0, munmap(p, 3 * pg));
 	close(fd);
 }
 
