@@ -7,7 +7,8 @@
  * reaches, the open either fails with ENOMEM and leaves nothing behind, or
  * succeeds with an event that counts; never a descriptor to an event that
  * was not installed.  Both a first event of a task (its context is
- * allocated too) and a group member are tried.  Leaks are kmemleak's to
+ * allocated too) and a group member are tried.  The same for mmap() of a
+ * ring buffer: ENOMEM and no buffer left behind, or the buffer asked for.  Leaks are kmemleak's to
  * report (the debug kernel scans after the suite).
  *
  * Needs CONFIG_FAILSLAB with CONFIG_FAULT_INJECTION_DEBUG_FS (the debug
@@ -16,8 +17,10 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -80,6 +83,34 @@ FIXTURE_TEARDOWN(failslab)
 	write_str(FAILSLAB "/verbose", self->verbose);
 }
 
+/* Arm /proc/thread-self/fail-nth with @nth; the open file, or -1. */
+static int arm_nth(int nth)
+{
+	char buf[16];
+	int fail_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+
+	if (fail_fd < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", nth);
+	if (write(fail_fd, buf, strlen(buf)) != (ssize_t)strlen(buf)) {
+		close(fail_fd);
+		return -1;
+	}
+	return fail_fd;
+}
+
+/* Disarm; whether the n-th allocation happened since arm_nth(). */
+static bool disarm_nth(int fail_fd)
+{
+	char buf[16] = "";
+	bool reached = pread(fail_fd, buf, sizeof(buf) - 1, 0) > 0 && atoi(buf) == 0;
+
+	if (write(fail_fd, "0", 1) != 1)
+		reached = true;
+	close(fail_fd);
+	return reached;
+}
+
 /*
  * Open page-faults on this thread with its @nth slab allocation failing.
  * Returns the fd or -1 (errno kept); *@reached says whether the n-th
@@ -88,28 +119,16 @@ FIXTURE_TEARDOWN(failslab)
 static int open_failing_nth(int nth, int group_fd, bool *reached)
 {
 	struct perf_event_attr attr;
-	char buf[16];
 	int fd, err, fail_fd;
 
 	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.disabled = 0;
-	fail_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	fail_fd = arm_nth(nth);
 	if (fail_fd < 0)
 		return -1;
-	snprintf(buf, sizeof(buf), "%d", nth);
-	if (write(fail_fd, buf, strlen(buf)) != (ssize_t)strlen(buf)) {
-		close(fail_fd);
-		return -1;
-	}
 	fd = perfev_open(&attr, 0, -1, group_fd, 0);
 	err = errno;
-	/* what is left of the count: 0 once the failure was injected */
-	memset(buf, 0, sizeof(buf));
-	*reached = pread(fail_fd, buf, sizeof(buf) - 1, 0) > 0 && atoi(buf) == 0;
-	/* disarm, whatever happened */
-	if (write(fail_fd, "0", 1) != 1)
-		*reached = true;
-	close(fail_fd);
+	*reached = disarm_nth(fail_fd);
 	errno = err;
 	return fd;
 }
@@ -192,6 +211,67 @@ TEST_F(failslab, first_event_of_a_task_fails_cleanly_at_every_allocation)
 TEST_F(failslab, group_member_fails_cleanly_at_every_allocation)
 {
 	every_failure_is_clean(_metadata, true);
+}
+
+/*
+ * In a fresh process: map an event's ring buffer (1 + 2 pages) with the
+ * @nth slab allocation failing.  A failed mmap must be ENOMEM and leave no
+ * buffer behind (a mapping of another size works afterwards); one that
+ * succeeds has the buffer it asked for.
+ */
+static int try_mmap_nth(int nth)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *up;
+	int fd, fail_fd, err;
+	bool reached;
+
+	fd = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, -1);
+	if (fd < 0)
+		return TRY_SETUP;
+	fail_fd = arm_nth(nth);
+	if (fail_fd < 0)
+		return TRY_SETUP;
+	up = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = errno;
+	reached = disarm_nth(fail_fd);
+	if (up == MAP_FAILED) {
+		if (!reached)
+			return TRY_FAILED_UNREACHED;
+		if (err != ENOMEM)
+			return TRY_BAD_ERRNO;
+		up = mmap(NULL, 5 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (up == MAP_FAILED || up->data_size != 4 * pg)
+			return TRY_DEAD_EVENT;
+		return TRY_CLEAN_FAIL;
+	}
+	if (up->data_size != 2 * pg || up->data_offset != pg)
+		return TRY_DEAD_EVENT;
+	return reached ? TRY_COUNTS : TRY_NOT_REACHED;
+}
+
+TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
+{
+	int nth, ret = TRY_CLEAN_FAIL, failed = 0, status;
+
+	for (nth = 1; nth <= MAX_NTH; nth++) {
+		pid_t pid = fork();
+
+		ASSERT_GE(pid, 0);
+		if (pid == 0)
+			_exit(try_mmap_nth(nth));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ret = WEXITSTATUS(status);
+		if (ret == TRY_NOT_REACHED)
+			break;
+		EXPECT_TRUE(ret == TRY_CLEAN_FAIL || ret == TRY_COUNTS)
+			TH_LOG("allocation %d: result %d", nth, ret);
+		failed += ret == TRY_CLEAN_FAIL;
+	}
+	EXPECT_EQ(TRY_NOT_REACHED, ret) TH_LOG("more than %d allocations", MAX_NTH);
+	EXPECT_GT(failed, 0);
+	TH_LOG("%d allocations tried, %d failed the mmap", nth - 1, failed);
 }
 
 TEST_HARNESS_MAIN
