@@ -170,49 +170,6 @@ static int try_nth(int nth, bool grouped)
 	return reached ? TRY_COUNTS : TRY_NOT_REACHED;
 }
 
-static int run_try(int nth, bool grouped)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-		_exit(try_nth(nth, grouped));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-/* Every n up to the first that the open does not reach. */
-static void every_failure_is_clean(struct __test_metadata *_metadata, bool grouped)
-{
-	int nth, ret = TRY_CLEAN_FAIL, failed = 0;
-
-	for (nth = 1; nth <= MAX_NTH; nth++) {
-		ret = run_try(nth, grouped);
-		if (ret == TRY_NOT_REACHED)
-			break;
-		EXPECT_TRUE(ret == TRY_CLEAN_FAIL || ret == TRY_COUNTS)
-			TH_LOG("allocation %d: result %d", nth, ret);
-		failed += ret == TRY_CLEAN_FAIL;
-	}
-	EXPECT_EQ(TRY_NOT_REACHED, ret) TH_LOG("more than %d allocations", MAX_NTH);
-	/* the open does allocate, so some failure must have been seen */
-	EXPECT_GT(failed, 0);
-	TH_LOG("%d allocations tried, %d failed the open", nth - 1, failed);
-}
-
-TEST_F(failslab, first_event_of_a_task_fails_cleanly_at_every_allocation)
-{
-	every_failure_is_clean(_metadata, false);
-}
-
-TEST_F(failslab, group_member_fails_cleanly_at_every_allocation)
-{
-	every_failure_is_clean(_metadata, true);
-}
-
 /*
  * In a fresh process: map an event's ring buffer (1 + 2 pages) with the
  * @nth slab allocation failing.  A failed mmap must be ENOMEM and leave no
@@ -250,19 +207,30 @@ static int try_mmap_nth(int nth)
 	return reached ? TRY_COUNTS : TRY_NOT_REACHED;
 }
 
-TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
+/* What one try does with its failing allocation. */
+enum try_kind { TRY_OPEN_FIRST, TRY_OPEN_MEMBER, TRY_MMAP };
+
+static int run_try(int nth, enum try_kind kind)
 {
-	int nth, ret = TRY_CLEAN_FAIL, failed = 0, status;
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(kind == TRY_MMAP ? try_mmap_nth(nth) : try_nth(nth, kind == TRY_OPEN_MEMBER));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Every n up to the first that the call does not reach. */
+static void every_failure_is_clean(struct __test_metadata *_metadata, enum try_kind kind)
+{
+	int nth, ret = TRY_CLEAN_FAIL, failed = 0;
 
 	for (nth = 1; nth <= MAX_NTH; nth++) {
-		pid_t pid = fork();
-
-		ASSERT_GE(pid, 0);
-		if (pid == 0)
-			_exit(try_mmap_nth(nth));
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
-		ASSERT_TRUE(WIFEXITED(status));
-		ret = WEXITSTATUS(status);
+		ret = run_try(nth, kind);
 		if (ret == TRY_NOT_REACHED)
 			break;
 		EXPECT_TRUE(ret == TRY_CLEAN_FAIL || ret == TRY_COUNTS)
@@ -270,8 +238,24 @@ TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
 		failed += ret == TRY_CLEAN_FAIL;
 	}
 	EXPECT_EQ(TRY_NOT_REACHED, ret) TH_LOG("more than %d allocations", MAX_NTH);
+	/* the call does allocate, so some failure must have been seen */
 	EXPECT_GT(failed, 0);
-	TH_LOG("%d allocations tried, %d failed the mmap", nth - 1, failed);
+	TH_LOG("%d allocations tried, %d failed the call", nth - 1, failed);
+}
+
+TEST_F(failslab, first_event_of_a_task_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, TRY_OPEN_FIRST);
+}
+
+TEST_F(failslab, group_member_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, TRY_OPEN_MEMBER);
+}
+
+TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, TRY_MMAP);
 }
 
 TEST_HARNESS_MAIN
