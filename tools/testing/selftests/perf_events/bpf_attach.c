@@ -176,6 +176,20 @@ static int open_uprobe(void)
 	return perfev_open(&attr, 0, -1, -1, 0);
 }
 
+/* A kprobe on getppid's entry and a uprobe on probed_function(): 0, or -1 and neither. */
+static int open_probe_pair(int *kfd, int *ufd)
+{
+	*kfd = open_kprobe(getppid_sym());
+	*ufd = open_uprobe();
+	if (*kfd >= 0 && *ufd >= 0)
+		return 0;
+	if (*kfd >= 0)
+		close(*kfd);
+	if (*ufd >= 0)
+		close(*ufd);
+	return -1;
+}
+
 TEST(tracepoint_program_may_not_read_past_the_record)
 {
 	static const char * const tps[][2] = {
@@ -215,9 +229,7 @@ TEST(sleepable_kprobe_program_only_on_uprobes)
 
 	if (!have_bpf())
 		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
-	kfd = open_kprobe(getppid_sym());
-	ufd = open_uprobe();
-	if (kfd < 0 || ufd < 0)
+	if (open_probe_pair(&kfd, &ufd))
 		SKIP(return, "no kprobe or uprobe event");
 	prog = load_kprobe_nop(BPF_F_SLEEPABLE);
 	ASSERT_GE(prog, 0) TH_LOG("loading a sleepable kprobe program: %s", strerror(errno));
@@ -236,9 +248,7 @@ TEST(override_program_only_on_kprobes)
 
 	if (!have_bpf())
 		SKIP(return, "no bpf(2) (CONFIG_BPF_SYSCALL)");
-	kfd = open_kprobe(getppid_sym());
-	ufd = open_uprobe();
-	if (kfd < 0 || ufd < 0)
+	if (open_probe_pair(&kfd, &ufd))
 		SKIP(return, "no kprobe or uprobe event");
 	prog = load_override();
 	if (prog < 0)
