@@ -196,6 +196,13 @@ static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 	kfree(cgrp);
 }
 
+/* A new cgroup (mkdir): PERF_RECORD_CGROUP for the events that asked. */
+static int perf_cgroup_css_online(struct cgroup_subsys_state *css)
+{
+	perf_record_cgroup(css->cgroup);
+	return 0;
+}
+
 /* On the CPU where the moved task is current (perf_task_function_call()). */
 static int perf_cgroup_attach_one(void *info)
 {
@@ -215,6 +222,7 @@ static void perf_cgroup_attach(struct cgroup_taskset *tset)
 
 struct cgroup_subsys perf_event_cgrp_subsys = {
 	.css_alloc	= perf_cgroup_css_alloc,
+	.css_online	= perf_cgroup_css_online,
 	.css_free	= perf_cgroup_css_free,
 	.attach		= perf_cgroup_attach,
 	/* enabled in every cgroup2 hierarchy, threaded included, as in 6.1 */

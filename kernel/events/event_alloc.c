@@ -390,6 +390,7 @@ static bool perf_event_uses_callchain(struct perf_event *event)
 static void perf_event_teardown(struct perf_event *event)
 {
 	security_perf_event_free(event);
+	perf_sideband_detach(event);
 
 #ifdef CONFIG_EVENT_TRACING
 	if (event->filter)
@@ -612,11 +613,13 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	perf_event__header_size(event);
 	perf_event__id_header_size(event);
 
-	/* task events and cgroup events need the context-switch hooks */
-	if ((event->attach_state & PERF_ATTACH_TASK) || perf_event_is_cgroup(event)) {
+	/* task, cgroup and switch-record events need the context-switch hooks */
+	if ((event->attach_state & PERF_ATTACH_TASK) || perf_event_is_cgroup(event) ||
+	    event->attr.context_switch) {
 		perf_sched_events_inc();
 		event->attach_state |= PERF_ATTACH_SCHED_KEY;
 	}
+	perf_sideband_attach(event);
 	return event;
 
 err_free:

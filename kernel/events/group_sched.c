@@ -103,6 +103,10 @@ static int event_sched_in(struct perf_event *event, struct perf_event_context *c
 	if (event->cpu != -1 && event->cpu != smp_processor_id())
 		return 0;
 
+	/* throttled when it last ran, and no tick restarted it since */
+	if (unlikely(event->hw.interrupts == PERF_THROTTLED))
+		perf_event_clear_throttle(event);
+
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	/* oncpu before ACTIVE: readers that see ACTIVE find the CPU */
 	smp_wmb();
@@ -467,6 +471,7 @@ void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *n
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = rcu_dereference_raw(prev->perf_event_ctxp);
 
+	perf_record_switch(prev, next, false);
 	perf_pmu_sched_task(prev, next, false);
 	if (!ctx || cpuctx->task_ctx != ctx)
 		return;
@@ -498,6 +503,7 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 		perf_ctx_unlock(cpuctx, ctx);
 	}
 	perf_pmu_sched_task(prev, task, true);
+	perf_record_switch(task, prev, true);
 }
 
 /* ---- install and remove -------------------------------------------------- */
@@ -510,6 +516,8 @@ void perf_pending_irq(struct irq_work *work)
 		event->pending_disable = 0;
 		perf_event_disable_local(event);
 	}
+	if (event->pending_sigtrap)
+		perf_deliver_sigtrap(event);
 	if (event->pending_wakeup) {
 		event->pending_wakeup = 0;
 		perf_event_wakeup(event);

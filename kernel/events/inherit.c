@@ -158,6 +158,7 @@ void perf_event_exit_task(struct task_struct *child)
 	}
 	mutex_unlock(&child->perf_event_mutex);
 
+	perf_record_exit(child);
 	perf_task_ctx_detach(child);
 }
 

@@ -31,6 +31,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/uaccess.h>
+#include <asm/local.h>
 
 #include "event_time.h"
 
@@ -376,6 +377,14 @@ struct perf_buffer {
 	unsigned long			watermark;	/* bytes between wakeups */
 	atomic_t			poll;		/* EPOLL* bits for the next poll() */
 
+	/* the writers' side (output.c): positions are free-running bytes */
+	local_t				head;		/* reserved up to here */
+	local_t				nest;		/* writers in progress, nested */
+	local_t				wakeup_seq;	/* bumped when readers are due a wakeup */
+	local_t				wakeup_head;	/* head at the last watermark wakeup */
+	local_t				events;		/* samples toward attr.wakeup_events */
+	local_t				lost;		/* records dropped, not yet reported */
+
 	spinlock_t			event_lock;	/* writers of event_list */
 	struct list_head		event_list;	/* events writing here (rb_entry) */
 
@@ -440,11 +449,54 @@ void perf_event_free_bpf_prog(struct perf_event *event);
 /* ---- overflow.c: overflows and throttling ------------------------------ */
 /* hw.interrupts of a throttled event: stopped until the next tick. */
 #define PERF_THROTTLED	(~0ULL)
-/* The tick of this CPU: unthrottle what it throttled (IRQs off). */
+/*
+ * The tick of this CPU: unthrottle what it throttled, re-estimate the
+ * periods of frequency-mode events (IRQs off).
+ */
 void perf_overflow_tick(void);
+/* perf_event_overflow(), but @throttle false does not count the interrupt. */
+int __perf_event_overflow(struct perf_event *event, bool throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs);
+/*
+ * A throttled event may overflow again (PERF_RECORD_UNTHROTTLE): the tick,
+ * or its sched-in when it was throttled while it ran before.
+ */
+void perf_event_clear_throttle(struct perf_event *event);
+/* From the event's irq_work: send the SIGTRAP an overflow queued. */
+void perf_deliver_sigtrap(struct perf_event *event);
 
-/* ---- output_stub.c (part 2: ring buffer, records, sampling) ------------- */
+/* ---- output.c: writing records ---------------------------------------------- */
+/* Copy user memory (from any context); returns what could not be copied. */
+unsigned int perf_output_copy_user(struct perf_output_handle *handle,
+				   const void __user *buf, unsigned int len);
+/* Copy @len bytes through a raw fragment's @copy callback. */
+unsigned int perf_output_copy_custom(struct perf_output_handle *handle, perf_copy_f copy,
+				     const void *src, unsigned int len);
+/* A sample was written: count it toward attr.wakeup_events. */
+void perf_output_count_wakeup_event(struct perf_output_handle *handle);
+/* Wake the pollers of every event writing into @event's buffer. */
+void perf_rb_wakeup(struct perf_event *event);
+
+/* ---- sample.c ----------------------------------------------------------------- */
+/* @task's pid of @type in the pid namespace of the event's opener (-1: reaped). */
+u32 perf_event_task_nr(struct perf_event *event, struct task_struct *task, enum pid_type type);
+
+/* ---- records.c: side-band records ----------------------------------------------- */
+/* attach_state: the event asked for side-band records (records.c counts it). */
+#define PERF_ATTACH_SIDEBAND	0x4000
+/* Boot: the per-CPU lists of CPU-wide events that asked for records. */
 void perf_output_init(void);
+/* A new event that asks for records is counted (and listed if CPU-wide). */
+void perf_sideband_attach(struct perf_event *event);
+void perf_sideband_detach(struct perf_event *event);
+/* current exits: PERF_RECORD_EXIT, while its events are still attached. */
+void perf_record_exit(struct task_struct *task);
+/* Context switch (IRQs off): @task goes out for @other, or comes in after it. */
+void perf_record_switch(struct task_struct *task, struct task_struct *other, bool in);
+#ifdef CONFIG_CGROUP_PERF
+/* A cgroup came online: PERF_RECORD_CGROUP. */
+void perf_record_cgroup(struct cgroup *cgrp);
+#endif
 
 /* ---- hotplug.c ---------------------------------------------------------- */
 void perf_hotplug_init(void);

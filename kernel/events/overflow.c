@@ -1,29 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Overflows: what a PMU's overflow interrupt (or a software event's elapsed
- * period) reports to the core, and interrupt throttling.
+ * period) reports to the core, interrupt throttling and frequency mode.
  *
  * Owns: perf_event_overflow(), perf_event_account_interrupt(), the per-CPU
- * tick sequence and count of throttled events, and unthrottling from the
- * tick (perf_overflow_tick()).
+ * tick sequence and count of throttled events, the THROTTLE/UNTHROTTLE
+ * records, the period re-estimate of frequency-mode events, SIGIO on
+ * overflow (fasync) and the SIGTRAP of attr.sigtrap, and the tick's part
+ * (perf_overflow_tick()).
  *
  * Throttling (perf_event_max_sample_rate): an event may take at most
  * perf_max_samples_per_tick overflow interrupts in one tick of its CPU.
  * The interrupt that reaches the limit marks it PERF_THROTTLED
- * (hw.interrupts) and perf_event_overflow() returns 1: the driver stops
- * the counter.  The next tick of that CPU starts every throttled event of
- * its scheduled contexts again (pmu->start) and clears the mark.  This
- * already holds for the in-kernel sampling events of part 1 (KVM's guest
- * PMU, whose periods a guest chooses; the hard-lockup watchdog); the ring
- * buffer, signals and the THROTTLE/UNTHROTTLE records are part 2.
+ * (hw.interrupts), writes a PERF_RECORD_THROTTLE and perf_event_overflow()
+ * returns 1: the driver stops the counter.  The next tick of that CPU
+ * starts every throttled event of its scheduled contexts again
+ * (pmu->start), with a PERF_RECORD_UNTHROTTLE.  As in 6.1, a software
+ * event's first overflow of one occurrence is not counted against the
+ * limit (a page fault is one sample, whatever the rate).
+ *
+ * Frequency mode (attr.freq): the period is re-estimated so that the event
+ * overflows attr.sample_freq times a second: at each overflow from the
+ * time since the previous one, and at each tick from the count of the
+ * tick, both through a low-pass filter (perf_event_adjust_period()).
  *
  * Locking: perf_event_overflow() runs in NMI or IRQ context on the event's
- * CPU and touches only that event and this CPU's counters.  The tick runs
- * with IRQs off and holds the CPU context's lock, then the task context's,
- * while it walks the groups on the PMUs.
+ * CPU (or in task context with preemption off for software events) and
+ * touches only that event and this CPU's counters; signals and wakeups go
+ * through the event's irq_work.  The tick runs with IRQs off and holds the
+ * CPU context's lock, then the task context's, while it walks the groups
+ * on the PMUs.
  */
+#include <linux/hash.h>
 #include <linux/irq_work.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/sched/signal.h>
 #include <linux/tick.h>
 
 #include "internal.h"
@@ -32,6 +44,34 @@
 static DEFINE_PER_CPU(u64, perf_throttled_seq);
 /* Events this CPU throttled since its last tick. */
 static DEFINE_PER_CPU(int, perf_throttled_count);
+
+/* PERF_RECORD_THROTTLE (@unthrottle false) or PERF_RECORD_UNTHROTTLE. */
+static void perf_log_throttle(struct perf_event *event, bool unthrottle)
+{
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	struct {
+		struct perf_event_header	header;
+		u64				time;
+		u64				id;
+		u64				stream_id;
+	} rec = {
+		.header = {
+			.type = unthrottle ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE,
+			.size = sizeof(rec),
+		},
+		.time = event->clock(),
+		.id = event->parent ? event->parent->id : event->id,
+		.stream_id = event->id,
+	};
+
+	perf_event_header__init_id(&rec.header, &data, event);
+	if (perf_output_begin(&handle, &data, event, rec.header.size))
+		return;
+	perf_output_put(&handle, rec);
+	perf_event__output_id_sample(event, &handle, &data);
+	perf_output_end(&handle);
+}
 
 static int __perf_event_account_interrupt(struct perf_event *event, bool throttle)
 {
@@ -51,12 +91,137 @@ static int __perf_event_account_interrupt(struct perf_event *event, bool throttl
 	/* a tickless CPU must tick to unthrottle it */
 	tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 	hwc->interrupts = PERF_THROTTLED;
+	perf_log_throttle(event, false);
 	return 1;
 }
 
 int perf_event_account_interrupt(struct perf_event *event)
 {
 	return __perf_event_account_interrupt(event, true);
+}
+
+/* ---- frequency mode ------------------------------------------------------- */
+
+/*
+ * The period that would have given attr.sample_freq overflows a second,
+ * had @count events taken @nsec nanoseconds: count / (nsec * freq / 1e9).
+ */
+static u64 perf_freq_period(struct perf_event *event, u64 nsec, u64 count)
+{
+	u64 per_sec = nsec * event->attr.sample_freq;
+
+	if (!per_sec)
+		return 0;
+	return mul_u64_u64_div_u64(count, NSEC_PER_SEC, per_sec);
+}
+
+/*
+ * Move the period an eighth of the way towards the estimate from @count
+ * events in @nsec.  A period left far larger than the new one is cut
+ * short; @restart: the event is running and must be stopped for that.
+ */
+static void perf_event_adjust_period(struct perf_event *event, u64 nsec, u64 count,
+				     bool restart)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 step = (s64)(perf_freq_period(event, nsec, count) - hwc->sample_period);
+	u64 period;
+
+	step = (step + 7) / 8;
+	period = hwc->sample_period + step;
+	if ((s64)period <= 0)
+		period = 1;
+	hwc->sample_period = period;
+
+	if (local64_read(&hwc->period_left) > 8 * (s64)period) {
+		if (restart)
+			event->pmu->stop(event, PERF_EF_UPDATE);
+		local64_set(&hwc->period_left, 0);
+		if (restart)
+			event->pmu->start(event, PERF_EF_RELOAD);
+	}
+}
+
+/* At an overflow: the time since the previous one gives the rate. */
+static void perf_freq_overflow(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 now = perf_clock();
+	s64 delta = now - hwc->freq_time_stamp;
+
+	hwc->freq_time_stamp = now;
+	/* a long pause (descheduled, throttled) says nothing about the rate */
+	if (delta > 0 && delta < 2 * TICK_NSEC)
+		perf_event_adjust_period(event, delta, hwc->last_period, true);
+}
+
+/* ---- signals -------------------------------------------------------------------- */
+
+/*
+ * attr.sigtrap: a synchronous SIGTRAP to the task the event watches, sent
+ * from the event's irq_work (perf_pending_irq()) right after this
+ * interrupt, with the address of the access when the PMU gave one.
+ */
+static void perf_queue_sigtrap(struct perf_event *event, struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+	bool valid = !perf_event_excluded_at(event, regs);
+	unsigned int id = regs ? hash32_ptr((void *)instruction_pointer(regs)) : 0;
+
+	if (event->pending_sigtrap)
+		return;
+	/* non-zero: the IP hash says which access raised it (for debugging) */
+	event->pending_sigtrap = id ? id : 1;
+	event->pending_addr = 0;
+	if (valid && (data->sample_flags & PERF_SAMPLE_ADDR))
+		event->pending_addr = data->addr;
+	irq_work_queue(&event->pending_irq);
+}
+
+/* From the event's irq_work: deliver a queued SIGTRAP to current. */
+void perf_deliver_sigtrap(struct perf_event *event)
+{
+	event->pending_sigtrap = 0;
+	/* only to the watched task, and not while it dies */
+	if (event->ctx->task != current || (current->flags & PF_EXITING))
+		return;
+	send_sig_perf((void __user *)event->pending_addr, event->attr.type,
+		      event->attr.sig_data);
+}
+
+/* ---- the overflow ------------------------------------------------------------------- */
+
+int __perf_event_overflow(struct perf_event *event, bool throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct perf_event *owner = event->parent ? event->parent : event;
+	perf_overflow_handler_t handler;
+	int ret;
+
+	ret = __perf_event_account_interrupt(event, throttle);
+	if (event->attr.freq)
+		perf_freq_overflow(event);
+
+	/* SIGIO (fasync) on every overflow, POLL_HUP when the limit runs out */
+	if (owner->fasync)
+		event->pending_kill = POLL_IN;
+	if (atomic_read(&event->event_limit) && atomic_dec_and_test(&event->event_limit)) {
+		ret = 1;
+		event->pending_kill = POLL_HUP;
+		perf_event_disable_inatomic(event);
+	}
+	if (event->attr.sigtrap)
+		perf_queue_sigtrap(event, data, regs);
+
+	handler = READ_ONCE(event->overflow_handler);
+	if (handler)
+		handler(event, data, regs);
+
+	if (owner->fasync && event->pending_kill) {
+		event->pending_wakeup = 1;
+		irq_work_queue(&event->pending_irq);
+	}
+	return ret;
 }
 
 /*
@@ -67,61 +232,82 @@ int perf_event_account_interrupt(struct perf_event *event)
 int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 			struct pt_regs *regs)
 {
-	perf_overflow_handler_t handler;
-	int ret;
+	return __perf_event_overflow(event, true, data, regs);
+}
 
-	/* a software event's "interrupt" is not throttled */
-	ret = __perf_event_account_interrupt(event, !is_software_event(event));
-
-	if (atomic_read(&event->event_limit) && atomic_dec_and_test(&event->event_limit)) {
-		ret = 1;
-		event->pending_kill = POLL_HUP;
-		perf_event_disable_inatomic(event);
-	}
-
-	handler = READ_ONCE(event->overflow_handler);
-	if (handler)
-		handler(event, data, regs);
-	return ret;
+/* A throttled event may overflow again (its CPU, IRQs off). */
+void perf_event_clear_throttle(struct perf_event *event)
+{
+	event->hw.interrupts = 0;
+	perf_log_throttle(event, true);
 }
 
 /* Start a throttled event again (its CPU, IRQs off, its context locked). */
 static void perf_event_unthrottle(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
-
-	if (event->state != PERF_EVENT_STATE_ACTIVE || hwc->interrupts != PERF_THROTTLED)
-		return;
-	hwc->interrupts = 0;
-	perf_pmu_disable(event->pmu);
+	perf_event_clear_throttle(event);
 	event->pmu->start(event, 0);
+}
+
+/*
+ * The tick's look at one running event: unthrottle it, and re-estimate the
+ * period of a frequency-mode event from what it counted since the last
+ * tick.
+ */
+static void perf_event_tick(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 counted;
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	perf_pmu_disable(event->pmu);
+	if (hwc->interrupts == PERF_THROTTLED)
+		perf_event_unthrottle(event);
+	if (event->attr.freq && event->attr.sample_freq) {
+		event->pmu->stop(event, PERF_EF_UPDATE);
+		counted = local64_read(&event->count) - hwc->freq_count_stamp;
+		hwc->freq_count_stamp = local64_read(&event->count);
+		if (counted > 0)
+			perf_event_adjust_period(event, TICK_NSEC, counted, false);
+		event->pmu->start(event, counted > 0 ? PERF_EF_RELOAD : 0);
+	}
 	perf_pmu_enable(event->pmu);
 }
 
-static void perf_group_unthrottle(struct perf_event *leader, void *data)
+static void perf_group_tick(struct perf_event *leader, void *data)
 {
 	struct perf_event *sibling;
 
-	perf_event_unthrottle(leader);
+	perf_event_tick(leader);
 	for_each_sibling_event(sibling, leader)
-		perf_event_unthrottle(sibling);
+		perf_event_tick(sibling);
+}
+
+static bool perf_ctx_needs_tick(struct perf_event_context *ctx, bool throttled)
+{
+	return ctx && (throttled || READ_ONCE(ctx->nr_freq));
 }
 
 void perf_overflow_tick(void)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
-	struct perf_event_context *task_ctx;
+	struct perf_event_context *task_ctx = cpuctx->task_ctx;
+	bool throttled;
 
 	lockdep_assert_irqs_disabled();
 	__this_cpu_inc(perf_throttled_seq);
-	if (!__this_cpu_xchg(perf_throttled_count, 0))
+	throttled = __this_cpu_xchg(perf_throttled_count, 0);
+	if (throttled)
+		tick_dep_clear_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
+	if (!perf_ctx_needs_tick(&cpuctx->ctx, throttled) &&
+	    !perf_ctx_needs_tick(task_ctx, throttled))
 		return;
-	tick_dep_clear_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 
-	task_ctx = cpuctx->task_ctx;
 	perf_ctx_lock(cpuctx, task_ctx);
-	perf_ctx_walk_active_groups(&cpuctx->ctx, perf_group_unthrottle, NULL);
-	if (task_ctx)
-		perf_ctx_walk_active_groups(task_ctx, perf_group_unthrottle, NULL);
+	if (perf_ctx_needs_tick(&cpuctx->ctx, throttled))
+		perf_ctx_walk_active_groups(&cpuctx->ctx, perf_group_tick, NULL);
+	if (perf_ctx_needs_tick(task_ctx, throttled))
+		perf_ctx_walk_active_groups(task_ctx, perf_group_tick, NULL);
 	perf_ctx_unlock(cpuctx, task_ctx);
 }

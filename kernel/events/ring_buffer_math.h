@@ -72,15 +72,25 @@ static inline unsigned long perf_rb_watermark(unsigned long size, unsigned long 
 }
 
 /*
- * Whether head, now at @to, is at least @mark bytes past @last (where head
- * was at the previous wakeup), counted in the direction of writing.
+ * Whether head, now at @to, is more than @mark bytes past @last (the
+ * previous wakeup's mark), counted in the direction of writing: as in 6.1,
+ * exactly at the watermark is not past it.
  */
 static inline bool perf_rb_watermark_reached(u64 last, u64 to, unsigned long mark,
 					     bool backward)
 {
 	u64 written = backward ? last - to : to - last;
 
-	return written >= mark;
+	return written > mark;
+}
+
+/*
+ * The mark the next wakeup counts from: one watermark on from @last, so
+ * that wakeups keep to multiples of it however far one record jumps.
+ */
+static inline u64 perf_rb_next_watermark(u64 last, unsigned long mark, bool backward)
+{
+	return backward ? last - mark : last + mark;
 }
 
 #endif /* _KERNEL_EVENTS_RING_BUFFER_MATH_H */

@@ -91,13 +91,22 @@ static void watermark_defaults_to_half_and_is_capped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perf_rb_watermark(AREA, 10 * AREA), AREA);
 }
 
-static void watermark_reached_in_the_direction_of_writing(struct kunit *test)
+/* Past the mark, not at it (6.1): a mark of 10 records wakes at the 11th. */
+static void watermark_passed_in_the_direction_of_writing(struct kunit *test)
 {
 	KUNIT_EXPECT_FALSE(test, perf_rb_watermark_reached(1000, 1000 + 99, 100, false));
-	KUNIT_EXPECT_TRUE(test, perf_rb_watermark_reached(1000, 1000 + 100, 100, false));
+	KUNIT_EXPECT_FALSE(test, perf_rb_watermark_reached(1000, 1000 + 100, 100, false));
+	KUNIT_EXPECT_TRUE(test, perf_rb_watermark_reached(1000, 1000 + 101, 100, false));
 	KUNIT_EXPECT_TRUE(test, perf_rb_watermark_reached(1000, 1000 + 5000, 100, false));
-	KUNIT_EXPECT_FALSE(test, perf_rb_watermark_reached(0, (u64)-99, 100, true));
-	KUNIT_EXPECT_TRUE(test, perf_rb_watermark_reached(0, (u64)-100, 100, true));
+	KUNIT_EXPECT_FALSE(test, perf_rb_watermark_reached(0, (u64)-100, 100, true));
+	KUNIT_EXPECT_TRUE(test, perf_rb_watermark_reached(0, (u64)-101, 100, true));
+}
+
+/* The next mark is one watermark on from the last, not from where head got to. */
+static void next_watermark_steps_by_one_mark(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, perf_rb_next_watermark(160, 160, false), 320ULL);
+	KUNIT_EXPECT_EQ(test, perf_rb_next_watermark(0, 160, true), (u64)-160);
 }
 
 static struct kunit_case perf_rb_math_cases[] = {
@@ -108,7 +117,8 @@ static struct kunit_case perf_rb_math_cases[] = {
 	KUNIT_CASE(backward_room_counts_downwards),
 	KUNIT_CASE(chunk_stops_at_each_boundary),
 	KUNIT_CASE(watermark_defaults_to_half_and_is_capped),
-	KUNIT_CASE(watermark_reached_in_the_direction_of_writing),
+	KUNIT_CASE(watermark_passed_in_the_direction_of_writing),
+	KUNIT_CASE(next_watermark_steps_by_one_mark),
 	{}
 };
 

@@ -122,11 +122,14 @@ static void perf_swevent_overflows(struct perf_event *event, struct perf_sample_
 				   struct pt_regs *regs)
 {
 	u64 nr = perf_swevent_set_period(event);
+	bool throttle = false;
 
+	/* the first overflow of one occurrence is not throttled (6.1) */
 	for (; nr; nr--) {
 		data->period = event->hw.last_period;
-		if (perf_event_overflow(event, data, regs))
+		if (__perf_event_overflow(event, throttle, data, regs))
 			break;
+		throttle = true;
 	}
 }
 
@@ -149,7 +152,7 @@ void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_dat
 	 */
 	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) && !event->attr.freq) {
 		data->period = nr;
-		perf_event_overflow(event, data, regs);
+		__perf_event_overflow(event, false, data, regs);
 		return;
 	}
 

@@ -9,10 +9,6 @@
  * format (perf_read_values()) and the wakeup of pollers and fasync
  * (perf_event_wakeup()).
  *
- * Part 2 in progress: the ring buffer can be mapped, but nothing writes
- * records into it yet, so sampling events opened from user space
- * (sample_period or sample_freq non-zero) are still refused with
- * EOPNOTSUPP, which is what 6.1 answers for a PMU that cannot sample.
  * PMUs with PERF_PMU_CAP_EXCLUSIVE get no special treatment (none in our
  * configs).
  *
@@ -149,6 +145,8 @@ void perf_event_wakeup(struct perf_event *event)
 	struct perf_event *target = event->parent ? event->parent : event;
 
 	wake_up_all(&target->waitq);
+	/* and those of the events that SET_OUTPUT into the same buffer */
+	perf_rb_wakeup(event);
 	/*
 	 * SIGIO only when an overflow asked for one (POLL_IN, or POLL_HUP
 	 * when an event_limit ran out); a plain wakeup (exit) sends none.
@@ -456,9 +454,6 @@ static int perf_open_install(struct perf_open_req *req, struct perf_event *event
 	}
 	if (!perf_event_validate_size(event))
 		return -E2BIG;
-	/* part 1: no ring buffer, so no sampling from user space */
-	if (is_sampling_event(event))
-		return -EOPNOTSUPP;
 	err = perf_install_in_context(ctx, event, event->cpu);
 	if (err)
 		return err;

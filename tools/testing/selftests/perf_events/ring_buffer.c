@@ -14,7 +14,8 @@
  * write_backward (data_head goes negative, newest record first);
  * PERF_RECORD_LOST layout and accounting for a full buffer, and the
  * PERF_FORMAT_LOST read value; two mappings of one event share one buffer;
- * PERF_EVENT_IOC_SET_OUTPUT (records of two events in one ring, and its
+ * PERF_EVENT_IOC_SET_OUTPUT (records of two events in one ring, a poller
+ * of the ring's owner woken by the other event's wakeup, and its
  * EINVAL/EBADF cases); PERF_EVENT_IOC_PAUSE_OUTPUT (nothing written while
  * paused, a LOST record for the paused samples after resume); munmap while
  * the event keeps firing; the perf_event_mlock_kb limit for an unprivileged
@@ -900,6 +901,69 @@ TEST(set_output_shares_one_ring)
 	produce(5);
 	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_DISABLE, 0));
 	EXPECT_EQ(0ULL, perfev_ring_pending(&r));
+	perfev_ring_unmap(&r);
+	close(b);
+	close(a);
+}
+
+struct owner_poll {
+	int		fd;
+	int		revents;
+	double		waited;		/* seconds in poll() */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *poll_owner(void *arg)
+{
+	struct owner_poll *op = arg;
+	double start = now_s();
+
+	op->revents = perfev_ring_wait(op->fd, 20000);
+	op->waited = now_s() - start;
+	return NULL;
+}
+
+/*
+ * User space polls the event that owns the mapping; the wakeup comes from
+ * another event that writes into it through SET_OUTPUT, and must reach
+ * that poller (6.1 wakes every event attached to the buffer).  Without it
+ * poll() would still report POLLIN, but only when its 20 s timeout ends.
+ */
+TEST(set_output_wakeup_reaches_the_owner_poller)
+{
+	struct perf_event_attr attr;
+	struct owner_poll op = { .revents = -1 };
+	struct perfev_ring r;
+	pthread_t thread;
+	int id, a, b;
+
+	NEED_TP(id);
+	a = open_tp(id, PERF_SAMPLE_TID);	/* never enabled: owns the ring */
+	ASSERT_GE(a, 0);
+	tp_attr(&attr, id, PERF_SAMPLE_TID);
+	attr.wakeup_events = 1;
+	b = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(b, 0);
+	ASSERT_EQ(0, perfev_ring_map(&r, a, 2, false));
+	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
+	op.fd = a;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_owner, &op));
+	/* let the poller block first */
+	usleep(200 * 1000);
+	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_ENABLE, 0));
+	produce(1);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_EQ(POLLIN, op.revents & (POLLIN | POLLHUP | POLLERR));
+	EXPECT_LT(op.waited, 10.0) TH_LOG("the poller of the owner was not woken");
+	EXPECT_EQ(1, perfev_ring_count(&r, PERF_RECORD_SAMPLE));
 	perfev_ring_unmap(&r);
 	close(b);
 	close(a);
