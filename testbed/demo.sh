@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make run: build the x86_64 kernel (IMPL, default new), boot it in QEMU and run
-# perf stat (and perf record, refused until part 2 of the core) inside the guest.
+# perf stat, perf record + perf report (cpu-clock with callchains,
+# page-faults) and perf record -a + perf script (a tracepoint) in the guest.
 . "$(dirname "$0")/common.sh"
 
 IMPL=${IMPL:-new}

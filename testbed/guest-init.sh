@@ -109,12 +109,20 @@ run_demo() {
 			-e perfev_test/ns_pmc0/,perfev_test/ns_pmc01/,perfev_test/ns/ -- \
 			dd if=/dev/zero of=/dev/null bs=4k count=50000
 	fi
-	echo "=== perf record -e cpu-clock + perf report --stdio ==="
-	echo "(sampling comes with part 2 of the new core; until then the open is"
-	echo " refused with EOPNOTSUPP, as 6.1 does for a PMU that cannot sample)"
-	perf record -q -e cpu-clock -c 100000 -o /tmp/cpu.data -- \
+	echo "=== perf record -g -e cpu-clock + perf report --stdio (callchains) ==="
+	perf record -q -g -e cpu-clock -c 100000 -o /tmp/cpu.data -- \
 		dd if=/dev/zero of=/dev/null bs=64k count=20000 &&
-		perf report --stdio -i /tmp/cpu.data --sort comm,dso 2>/dev/null | head -n 30
+		perf report --stdio -i /tmp/cpu.data --sort comm,dso,sym 2>/dev/null |
+		grep -v '^$' | head -n 40
+	echo "=== perf record -e page-faults -c 1 + perf report --stdio ==="
+	perf record -q -e page-faults -c 1 -o /tmp/pf.data -- \
+		dd if=/dev/zero of=/dev/null bs=1M count=4 &&
+		perf report --stdio -i /tmp/pf.data --sort comm,dso,sym 2>/dev/null |
+		grep -v '^$' | head -n 20
+	echo "=== perf record -a -e sched:sched_switch + perf script ==="
+	perf record -q -a -e sched:sched_switch -o /tmp/sw.data -- \
+		sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done' &&
+		perf script -i /tmp/sw.data 2>/dev/null | head -n 12
 	cd /
 }
 

@@ -13,7 +13,8 @@
  * mapping: data_tail ignored, data_head grows without bound, no LOST) and
  * write_backward (data_head goes negative, newest record first);
  * PERF_RECORD_LOST layout and accounting for a full buffer, and the
- * PERF_FORMAT_LOST read value; two mappings of one event share one buffer;
+ * PERF_FORMAT_LOST read value, also with several threads overrunning
+ * their rings while slow readers drain them; two mappings of one event share one buffer;
  * PERF_EVENT_IOC_SET_OUTPUT (records of two events in one ring, a poller
  * of the ring's owner woken by the other event's wakeup, and its
  * EINVAL/EBADF cases); PERF_EVENT_IOC_PAUSE_OUTPUT (nothing written while
@@ -776,6 +777,111 @@ TEST(lost_record_when_consumer_is_slow)
 	EXPECT_EQ(count, samples + lost);
 	perfev_ring_unmap(&r);
 	close(fd);
+}
+
+/* One producer thread of lost_accounting_under_load and its slow reader. */
+struct load_slot {
+	int			tp;
+	int			fd;
+	struct perfev_ring	r;
+	pthread_t		producer, reader;
+	volatile int		producing;
+	__u64			samples, lost;	/* seen by the reader and at the end */
+	int			err;
+};
+
+#define LOAD_CALLS	2048
+
+static void load_count(struct load_slot *sl)
+{
+	struct perf_event_header *h;
+
+	while ((h = perfev_ring_next(&sl->r))) {
+		if (h->type == PERF_RECORD_SAMPLE)
+			sl->samples++;
+		else if (h->type == PERF_RECORD_LOST)
+			sl->lost += ((__u64 *)(h + 1))[1];
+	}
+}
+
+/* Reads the ring only every 20 ms: the producer overruns it meanwhile. */
+static void *load_reader(void *arg)
+{
+	struct load_slot *sl = arg;
+
+	while (__atomic_load_n(&sl->producing, __ATOMIC_ACQUIRE)) {
+		usleep(20 * 1000);
+		load_count(sl);
+	}
+	load_count(sl);
+	return NULL;
+}
+
+static void *load_producer(void *arg)
+{
+	struct load_slot *sl = arg;
+	struct perf_event_attr attr;
+
+	tp_attr(&attr, sl->tp, PERF_SAMPLE_TID);
+	attr.read_format = PERF_FORMAT_LOST;
+	sl->fd = perfev_open(&attr, 0, -1, -1, 0);	/* this thread */
+	if (sl->fd < 0 || perfev_ring_map(&sl->r, sl->fd, 1, false)) {
+		sl->err = errno ? errno : -1;
+		return NULL;
+	}
+	sl->producing = 1;
+	if (pthread_create(&sl->reader, NULL, load_reader, sl)) {
+		sl->err = -1;
+		return NULL;
+	}
+	ioctl(sl->fd, PERF_EVENT_IOC_ENABLE, 0);
+	produce(LOAD_CALLS);
+	__atomic_store_n(&sl->producing, 0, __ATOMIC_RELEASE);
+	pthread_join(sl->reader, NULL);
+	/* the ring is empty now: one more sample carries the last LOST record */
+	produce(1);
+	ioctl(sl->fd, PERF_EVENT_IOC_DISABLE, 0);
+	load_count(sl);
+	return NULL;
+}
+
+/*
+ * Several sampling events, each of its own thread, write into rings whose
+ * readers are slow: every overflow ends up either as a sample in the ring
+ * or in the count of a PERF_RECORD_LOST, and PERF_FORMAT_LOST says the
+ * same number.  Nothing disappears silently.
+ */
+TEST(lost_accounting_under_load)
+{
+	struct load_slot slots[4] = { };
+	__u64 buf[2], total_lost = 0;
+	unsigned int i;
+	int tp;
+
+	NEED_TP(tp);
+	for (i = 0; i < ARRAY_SIZE(slots); i++) {
+		slots[i].tp = tp;
+		slots[i].fd = -1;
+		ASSERT_EQ(0, pthread_create(&slots[i].producer, NULL, load_producer, &slots[i]));
+	}
+	for (i = 0; i < ARRAY_SIZE(slots); i++)
+		ASSERT_EQ(0, pthread_join(slots[i].producer, NULL));
+	for (i = 0; i < ARRAY_SIZE(slots); i++) {
+		struct load_slot *sl = &slots[i];
+
+		ASSERT_EQ(0, sl->err);
+		/* value, lost */
+		ASSERT_EQ(16, read(sl->fd, buf, sizeof(buf)));
+		EXPECT_EQ((__u64)LOAD_CALLS + 1, buf[0]);
+		EXPECT_EQ(buf[0], sl->samples + sl->lost) TH_LOG("slot %u: %llu samples, %llu lost",
+			i, (unsigned long long)sl->samples, (unsigned long long)sl->lost);
+		EXPECT_EQ(sl->lost, buf[1]);
+		total_lost += sl->lost;
+		perfev_ring_unmap(&sl->r);
+		close(sl->fd);
+	}
+	/* the slow readers must have made the rings overflow */
+	EXPECT_GT(total_lost, 0ULL);
 }
 
 TEST(read_format_lost_counts_lost_samples)

@@ -1386,6 +1386,49 @@ TEST(stack_user_size_data_dyn_size)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * The largest dump attr allows (65528 bytes) does not fit a record whose
+ * size is a u16 beside the other fields: the dump is cut so that the
+ * record stays whole (6.1 and ours end such a record at 65528 bytes),
+ * never a size that wraps.
+ */
+TEST(stack_user_dump_is_cut_to_fit_the_u16_record_size)
+{
+	const __u64 want = 65528;
+	struct perf_event_attr a;
+	struct perf_event_header *h;
+	struct perfev_ring r;
+	struct sample s;
+	int fd, n = 0;
+
+	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS, 1,
+		PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	a.sample_regs_user = 1ULL << REG_SP;
+	a.sample_stack_user = want;
+	fd = open_ring(&a, 0, -1, -1, &r);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, touch_with_canary());
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	while ((h = perfev_ring_next(&r))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		ASSERT_EQ(0, parse_sample(&a, 1, h, &s));
+		/* header, ip, abi, sp, size, data[size], dyn_size: all of it */
+		ASSERT_EQ(h->size, s.parsed);
+		EXPECT_EQ(0ULL, s.stack_size % 8);
+		EXPECT_LT(s.stack_size, want);
+		EXPECT_LE(s.stack_dyn, s.stack_size);
+		/* a dump cut to fit ends the record at the last u64 that fits */
+		if (s.stack_size)
+			EXPECT_EQ(8 + 8 + 16 + 8 + s.stack_size + 8, h->size);
+		EXPECT_LE(h->size, 65528);
+		n++;
+	}
+	EXPECT_GE(n, 1);
+	close_ring(fd, &r);
+}
+
 TEST(software_defaults_weight_data_src_txn)
 {
 	struct perf_event_attr a;
