@@ -33,6 +33,7 @@
 #include <linux/sched/task.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
@@ -454,6 +455,7 @@ static void perf_event_init_fields(struct perf_event *event, struct perf_event_a
 	INIT_LIST_HEAD(&event->sb_list);
 	/* once: a re-install (migration) must not reset a queued irq_work */
 	init_irq_work(&event->pending_irq, perf_pending_irq);
+	init_task_work(&event->pending_task, perf_pending_task);
 	INIT_LIST_HEAD(&event->addr_filters.list);
 	INIT_HLIST_NODE(&event->hlist_entry);
 	raw_spin_lock_init(&event->addr_filters.lock);

@@ -134,6 +134,9 @@ static void event_sched_out(struct perf_event *event, struct perf_event_context 
 		event->pending_disable = 0;
 		state = PERF_EVENT_STATE_OFF;
 	}
+	/* the irq_work that would send it may run only after this switch */
+	if (event->pending_sigtrap)
+		perf_sigtrap_sched_out(event, state == PERF_EVENT_STATE_OFF);
 	perf_event_set_state(event, state);
 	ctx->nr_active--;
 	if (event->attr.freq && event->attr.sample_freq)

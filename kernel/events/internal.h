@@ -464,6 +464,10 @@ int __perf_event_overflow(struct perf_event *event, bool throttle,
 void perf_event_clear_throttle(struct perf_event *event);
 /* From the event's irq_work: send the SIGTRAP an overflow queued. */
 void perf_deliver_sigtrap(struct perf_event *event);
+/* event_sched_out() with a SIGTRAP queued: move it to task work. */
+void perf_sigtrap_sched_out(struct perf_event *event, bool disabling);
+/* The task work of a moved SIGTRAP (event->pending_task). */
+void perf_pending_task(struct callback_head *head);
 
 /* ---- output.c: writing records ---------------------------------------------- */
 /* Copy user memory (from any context); returns what could not be copied. */
@@ -472,6 +476,12 @@ unsigned int perf_output_copy_user(struct perf_output_handle *handle,
 /* Copy @len bytes through a raw fragment's @copy callback. */
 unsigned int perf_output_copy_custom(struct perf_output_handle *handle, perf_copy_f copy,
 				     const void *src, unsigned int len);
+/*
+ * A whole record of @event: @head (its size set here), @tail_len bytes of
+ * @tail zero-padded to @tail_room, the sample_id trailer.
+ */
+void perf_output_record(struct perf_event *event, struct perf_event_header *head,
+			size_t head_len, const void *tail, size_t tail_len, size_t tail_room);
 /* A sample was written: count it toward attr.wakeup_events. */
 void perf_output_count_wakeup_event(struct perf_output_handle *handle);
 /* Wake the pollers of every event writing into @event's buffer. */

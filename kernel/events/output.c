@@ -239,12 +239,14 @@ void perf_output_end(struct perf_output_handle *handle)
 typedef unsigned long (*perf_output_copy_fn)(void *dst, const void *src, unsigned long len);
 
 /*
- * Copy @len bytes from @src into the record page by page; @copy NULL
- * skips them.  Never writes past the reservation.  Returns what was left
- * uncopied.
+ * Copy @len bytes from @src into the record page by page, with @copy
+ * (src + offset) or a raw fragment's @custom callback (src, offset); both
+ * NULL skip the bytes.  Never writes past the reservation.  Returns what
+ * was left uncopied.
  */
 static unsigned int perf_output_pieces(struct perf_output_handle *handle, const void *src,
-				       unsigned int len, perf_output_copy_fn copy)
+				       unsigned int len, perf_output_copy_fn copy,
+				       perf_copy_f custom)
 {
 	unsigned int want = min_t(unsigned long, len, handle->size);
 	unsigned int done = 0;
@@ -252,8 +254,12 @@ static unsigned int perf_output_pieces(struct perf_output_handle *handle, const 
 	while (done < want) {
 		unsigned long piece = perf_rb_chunk((unsigned long)handle->addr, want - done,
 						    PAGE_SIZE);
-		unsigned long missed = copy ? copy(handle->addr, src + done, piece) : 0;
+		unsigned long missed = 0;
 
+		if (custom)
+			missed = custom(handle->addr, src, done, piece);
+		else if (copy)
+			missed = copy(handle->addr, src + done, piece);
 		piece -= missed;
 		perf_output_advance(handle, piece);
 		done += piece;
@@ -272,12 +278,12 @@ static unsigned long perf_output_memcpy(void *dst, const void *src, unsigned lon
 unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len)
 {
-	return perf_output_pieces(handle, buf, len, perf_output_memcpy);
+	return perf_output_pieces(handle, buf, len, perf_output_memcpy, NULL);
 }
 
 unsigned int perf_output_skip(struct perf_output_handle *handle, unsigned int len)
 {
-	return perf_output_pieces(handle, NULL, len, NULL);
+	return perf_output_pieces(handle, NULL, len, NULL, NULL);
 }
 
 /* Copying user memory from any context: x86 has an NMI-safe helper. */
@@ -301,7 +307,8 @@ static unsigned long perf_output_user_copy(void *dst, const void *src, unsigned 
 unsigned int perf_output_copy_user(struct perf_output_handle *handle,
 				   const void __user *buf, unsigned int len)
 {
-	return perf_output_pieces(handle, (const void __force *)buf, len, perf_output_user_copy);
+	return perf_output_pieces(handle, (const void __force *)buf, len, perf_output_user_copy,
+				  NULL);
 }
 
 /*
@@ -311,21 +318,7 @@ unsigned int perf_output_copy_user(struct perf_output_handle *handle,
 unsigned int perf_output_copy_custom(struct perf_output_handle *handle, perf_copy_f copy,
 				     const void *src, unsigned int len)
 {
-	unsigned int want = min_t(unsigned long, len, handle->size);
-	unsigned int done = 0;
-
-	while (done < want) {
-		unsigned long piece = perf_rb_chunk((unsigned long)handle->addr, want - done,
-						    PAGE_SIZE);
-		unsigned long missed = copy(handle->addr, src, done, piece);
-
-		piece -= missed;
-		perf_output_advance(handle, piece);
-		done += piece;
-		if (missed)
-			break;
-	}
-	return len - done;
+	return perf_output_pieces(handle, src, len, NULL, copy);
 }
 
 long perf_output_copy_aux(struct perf_output_handle *aux_handle,
@@ -334,6 +327,34 @@ long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 {
 	/* no PMU of ours has an AUX area */
 	return 0;
+}
+
+/* ---- whole records ----------------------------------------------------------------- */
+
+/*
+ * Write a record of @event: the fixed part @head (@head_len bytes), then
+ * @tail_len bytes of @tail padded with zeros to @tail_room bytes (a
+ * string's u64 padding, at most 64 bytes), then the sample_id trailer.
+ * head->size is set here.  Dropped (and counted lost) if it does not fit.
+ */
+void perf_output_record(struct perf_event *event, struct perf_event_header *head,
+			size_t head_len, const void *tail, size_t tail_len, size_t tail_room)
+{
+	static const u64 zeros[8];
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+
+	if (WARN_ON_ONCE(tail_room < tail_len || tail_room - tail_len > sizeof(zeros)))
+		return;
+	head->size = head_len + tail_room;
+	perf_event_header__init_id(head, &data, event);
+	if (perf_output_begin(&handle, &data, event, head->size))
+		return;
+	perf_output_copy(&handle, head, head_len);
+	perf_output_copy(&handle, tail, tail_len);
+	perf_output_copy(&handle, zeros, tail_room - tail_len);
+	perf_event__output_id_sample(event, &handle, &data);
+	perf_output_end(&handle);
 }
 
 /* ---- wakeups --------------------------------------------------------------------- */

@@ -36,6 +36,7 @@
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched/signal.h>
+#include <linux/task_work.h>
 #include <linux/tick.h>
 
 #include "internal.h"
@@ -48,29 +49,19 @@ static DEFINE_PER_CPU(int, perf_throttled_count);
 /* PERF_RECORD_THROTTLE (@unthrottle false) or PERF_RECORD_UNTHROTTLE. */
 static void perf_log_throttle(struct perf_event *event, bool unthrottle)
 {
-	struct perf_output_handle handle;
-	struct perf_sample_data data;
 	struct {
 		struct perf_event_header	header;
 		u64				time;
 		u64				id;
 		u64				stream_id;
 	} rec = {
-		.header = {
-			.type = unthrottle ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE,
-			.size = sizeof(rec),
-		},
+		.header.type = unthrottle ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE,
 		.time = event->clock(),
 		.id = event->parent ? event->parent->id : event->id,
 		.stream_id = event->id,
 	};
 
-	perf_event_header__init_id(&rec.header, &data, event);
-	if (perf_output_begin(&handle, &data, event, rec.header.size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_event__output_id_sample(event, &handle, &data);
-	perf_output_end(&handle);
+	perf_output_record(event, &rec.header, sizeof(rec), NULL, 0, 0);
 }
 
 static int __perf_event_account_interrupt(struct perf_event *event, bool throttle)
@@ -176,6 +167,41 @@ static void perf_queue_sigtrap(struct perf_event *event, struct perf_sample_data
 	if (valid && (data->sample_flags & PERF_SAMPLE_ADDR))
 		event->pending_addr = data->addr;
 	irq_work_queue(&event->pending_irq);
+}
+
+/*
+ * The event leaves its CPU with a SIGTRAP still queued for its irq_work
+ * (which may run only after the switch, e.g. from the decrementer on
+ * powerpc): the task (current) gets it on its way back to user space
+ * instead, as in 6.1, unless the event is being disabled by its
+ * event_limit.  ctx->lock held, IRQs off.
+ */
+void perf_sigtrap_sched_out(struct perf_event *event, bool disabling)
+{
+	event->pending_sigtrap = 0;
+	if (disabling || event->pending_work)
+		return;
+	/* the task work holds a reference until it has run */
+	if (!atomic_long_inc_not_zero(&event->refcount))
+		return;
+	if (task_work_add(current, &event->pending_task, TWA_RESUME)) {
+		/* exiting: nobody to signal; the put cannot be the last one */
+		atomic_long_dec(&event->refcount);
+		return;
+	}
+	event->pending_work = 1;
+}
+
+/* Task work: the SIGTRAP that perf_sigtrap_sched_out() moved here. */
+void perf_pending_task(struct callback_head *head)
+{
+	struct perf_event *event = container_of(head, struct perf_event, pending_task);
+
+	if (event->pending_work) {
+		event->pending_work = 0;
+		perf_deliver_sigtrap(event);
+	}
+	perf_event_put(event);
 }
 
 /* From the event's irq_work: deliver a queued SIGTRAP to current. */

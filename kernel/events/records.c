@@ -204,32 +204,6 @@ static void perf_sb_emit(enum perf_sb_kind kind, perf_sb_output_f output, void *
 	preempt_enable();
 }
 
-/*
- * Write the fixed part @head (its header.size counting the variable part
- * and the trailer) and @tail_len bytes of @tail, padded with zeros to the
- * header's size, then the sample_id trailer.
- */
-static void perf_sb_write(struct perf_event *event, struct perf_event_header *head,
-			  size_t head_len, const void *tail, size_t tail_len, size_t tail_room)
-{
-	struct perf_output_handle handle;
-	struct perf_sample_data data;
-	static const u64 zeros[8];
-
-	head->size = head_len + tail_room;
-	perf_event_header__init_id(head, &data, event);
-	if (perf_output_begin(&handle, &data, event, head->size))
-		return;
-	perf_output_copy(&handle, head, head_len);
-	if (tail_len)
-		perf_output_copy(&handle, tail, tail_len);
-	/* a string's tail: at most a u64 of padding, written as zeros */
-	if (tail_room > tail_len)
-		perf_output_copy(&handle, zeros, tail_room - tail_len);
-	perf_event__output_id_sample(event, &handle, &data);
-	perf_output_end(&handle);
-}
-
 /* Bytes a NUL-terminated @len-byte string takes in a record: a u64 multiple. */
 static size_t perf_sb_str_room(size_t len)
 {
@@ -269,7 +243,7 @@ static void perf_task_output(struct perf_event *event, void *arg)
 		body.ppid = perf_event_task_nr(event, parent, PIDTYPE_TGID);
 		body.ptid = body.ppid;
 	}
-	perf_sb_write(event, &body.header, sizeof(body), NULL, 0, 0);
+	perf_output_record(event, &body.header, sizeof(body), NULL, 0, 0);
 }
 
 /*
@@ -307,7 +281,7 @@ static void perf_comm_output(struct perf_event *event, void *arg)
 		.tid = perf_event_task_nr(event, rec->task, PIDTYPE_PID),
 	};
 
-	perf_sb_write(event, &body.header, sizeof(body), rec->comm, rec->len + 1,
+	perf_output_record(event, &body.header, sizeof(body), rec->comm, rec->len + 1,
 		      perf_sb_str_room(rec->len));
 }
 
@@ -359,7 +333,7 @@ static void perf_ns_output(struct perf_event *event, void *arg)
 	};
 
 	memcpy(body.links, rec->links, sizeof(body.links));
-	perf_sb_write(event, &body.header, sizeof(body), NULL, 0, 0);
+	perf_output_record(event, &body.header, sizeof(body), NULL, 0, 0);
 }
 
 void perf_event_namespaces(struct task_struct *task)
@@ -479,7 +453,7 @@ static void perf_mmap_output(struct perf_event *event, void *arg)
 			body.ino_generation = rec->ino_generation;
 		}
 	}
-	perf_sb_write(event, &body.header, len, rec->name, rec->name_len + 1,
+	perf_output_record(event, &body.header, len, rec->name, rec->name_len + 1,
 		      perf_sb_str_room(rec->name_len));
 }
 
@@ -570,7 +544,7 @@ static void perf_switch_output(struct perf_event *event, void *arg)
 		body.next_prev_tid = perf_event_task_nr(event, rec->other, PIDTYPE_PID);
 		len = sizeof(body);
 	}
-	perf_sb_write(event, &body.header, len, NULL, 0, 0);
+	perf_output_record(event, &body.header, len, NULL, 0, 0);
 }
 
 /*
@@ -612,7 +586,7 @@ static void perf_cgroup_output(struct perf_event *event, void *arg)
 		.id = rec->id,
 	};
 
-	perf_sb_write(event, &body.header, sizeof(body), rec->path, rec->path_len + 1,
+	perf_output_record(event, &body.header, sizeof(body), rec->path, rec->path_len + 1,
 		      perf_sb_str_room(rec->path_len));
 }
 
@@ -664,7 +638,7 @@ static void perf_ksymbol_output(struct perf_event *event, void *arg)
 		.flags = rec->flags,
 	};
 
-	perf_sb_write(event, &body.header, sizeof(body), rec->name, rec->name_len + 1,
+	perf_output_record(event, &body.header, sizeof(body), rec->name, rec->name_len + 1,
 		      perf_sb_str_room(rec->name_len));
 }
 
@@ -714,7 +688,7 @@ static void perf_bpf_output(struct perf_event *event, void *arg)
 	};
 
 	memcpy(body.tag, rec->tag, BPF_TAG_SIZE);
-	perf_sb_write(event, &body.header, sizeof(body), NULL, 0, 0);
+	perf_output_record(event, &body.header, sizeof(body), NULL, 0, 0);
 }
 
 /* A KSYMBOL for the program's image, or for each of its subprograms. */

@@ -643,23 +643,13 @@ int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
 /* PERF_RECORD_LOST_SAMPLES: samples a PMU dropped before they reached us. */
 void perf_log_lost_samples(struct perf_event *event, u64 lost)
 {
-	struct perf_output_handle handle;
-	struct perf_sample_data data;
 	struct {
 		struct perf_event_header	header;
 		u64				lost;
 	} rec = {
-		.header = {
-			.type = PERF_RECORD_LOST_SAMPLES,
-			.size = sizeof(rec),
-		},
+		.header.type = PERF_RECORD_LOST_SAMPLES,
 		.lost = lost,
 	};
 
-	perf_event_header__init_id(&rec.header, &data, event);
-	if (perf_output_begin(&handle, &data, event, rec.header.size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_event__output_id_sample(event, &handle, &data);
-	perf_output_end(&handle);
+	perf_output_record(event, &rec.header, sizeof(rec), NULL, 0, 0);
 }

@@ -114,8 +114,12 @@ int perf_cpu_time_max_percent_handler(struct ctl_table *table, int write,
 
 /* ---- sample length ---------------------------------------------------------- */
 
-/* The running average keeps 2^PERF_SAMPLE_AVG_SHIFT samples' worth. */
-#define PERF_SAMPLE_AVG_SHIFT	4
+/*
+ * The running average keeps 2^PERF_SAMPLE_AVG_SHIFT samples' worth: 128, as
+ * 6.1, so that a few slow interrupts (code run for the first time, a
+ * cold cache, an emulator translating it) do not lower the rate at once.
+ */
+#define PERF_SAMPLE_AVG_SHIFT	7
 
 static DEFINE_PER_CPU(u64, perf_sample_len_sum);
 

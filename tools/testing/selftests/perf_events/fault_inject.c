@@ -8,11 +8,14 @@
  * succeeds with an event that counts; never a descriptor to an event that
  * was not installed.  Both a first event of a task (its context is
  * allocated too) and a group member are tried.  The same for mmap() of a
- * ring buffer: ENOMEM and no buffer left behind, or the buffer asked for.  Leaks are kmemleak's to
+ * ring buffer, with a failing slab allocation and, separately, a failing
+ * page allocation (fail_page_alloc, single pages included): ENOMEM and no
+ * buffer left behind, or the buffer asked for.  Leaks are kmemleak's to
  * report (the debug kernel scans after the suite).
  *
- * Needs CONFIG_FAILSLAB with CONFIG_FAULT_INJECTION_DEBUG_FS (the debug
- * configuration; SLOB kernels have no failslab) and SKIPs without them.
+ * Needs CONFIG_FAILSLAB / CONFIG_FAIL_PAGE_ALLOC with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS (the debug configuration; SLOB kernels
+ * have no failslab) and SKIPs without them.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -27,6 +30,7 @@
 #include "perfev.h"
 
 #define FAILSLAB	"/sys/kernel/debug/failslab"
+#define FAIL_PAGE_ALLOC	"/sys/kernel/debug/fail_page_alloc"
 #define MAX_NTH		200
 
 static int write_str(const char *path, const char *val)
@@ -56,31 +60,102 @@ static int read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * A fault-injection knob set (debugfs) aimed at what the calling thread's
+ * fail-nth counts: GFP_KERNEL allocations too, no stack dump per failure;
+ * @min_order (fail_page_alloc only) so that single pages count.  The
+ * previous values go back at teardown.
+ */
+struct fault_knobs {
+	const char	*dir;
+	char		gfp_wait[16], verbose[16], min_order[16];
+	bool		ready;
+};
+
+static int knob_path(char *buf, size_t len, const char *dir, const char *knob)
+{
+	return snprintf(buf, len, "%s/%s", dir, knob) >= (int)len ? -1 : 0;
+}
+
+static int knobs_arm(struct fault_knobs *k, const char *dir, bool pages)
+{
+	char path[128];
+
+	k->dir = dir;
+	k->min_order[0] = 0;
+	if (access("/proc/thread-self/fail-nth", W_OK))
+		return -1;
+	if (knob_path(path, sizeof(path), dir, "ignore-gfp-wait") ||
+	    read_str(path, k->gfp_wait, sizeof(k->gfp_wait)))
+		return -1;
+	if (knob_path(path, sizeof(path), dir, "verbose") ||
+	    read_str(path, k->verbose, sizeof(k->verbose)))
+		return -1;
+	if (pages && (knob_path(path, sizeof(path), dir, "min-order") ||
+		      read_str(path, k->min_order, sizeof(k->min_order))))
+		return -1;
+	knob_path(path, sizeof(path), dir, "ignore-gfp-wait");
+	if (write_str(path, "N"))
+		return -1;
+	knob_path(path, sizeof(path), dir, "verbose");
+	write_str(path, "0");
+	if (pages) {
+		knob_path(path, sizeof(path), dir, "min-order");
+		write_str(path, "0");
+	}
+	k->ready = true;
+	return 0;
+}
+
+static void knobs_restore(struct fault_knobs *k)
+{
+	char path[128];
+
+	if (!k->ready)
+		return;
+	knob_path(path, sizeof(path), k->dir, "ignore-gfp-wait");
+	write_str(path, k->gfp_wait);
+	knob_path(path, sizeof(path), k->dir, "verbose");
+	write_str(path, k->verbose);
+	if (k->min_order[0]) {
+		knob_path(path, sizeof(path), k->dir, "min-order");
+		write_str(path, k->min_order);
+	}
+}
+
 FIXTURE(failslab)
 {
-	char gfp_wait[16], verbose[16];
-	bool ready;
+	struct fault_knobs knobs;
 };
 
 FIXTURE_SETUP(failslab)
 {
-	self->ready = false;
-	if (access("/proc/thread-self/fail-nth", W_OK) ||
-	    read_str(FAILSLAB "/ignore-gfp-wait", self->gfp_wait, sizeof(self->gfp_wait)) ||
-	    read_str(FAILSLAB "/verbose", self->verbose, sizeof(self->verbose)))
+	memset(&self->knobs, 0, sizeof(self->knobs));
+	if (knobs_arm(&self->knobs, FAILSLAB, false))
 		SKIP(return, "no failslab fault injection (CONFIG_FAILSLAB, debugfs)");
-	/* GFP_KERNEL allocations too; no stack dump per injected failure */
-	ASSERT_EQ(0, write_str(FAILSLAB "/ignore-gfp-wait", "N"));
-	ASSERT_EQ(0, write_str(FAILSLAB "/verbose", "0"));
-	self->ready = true;
 }
 
 FIXTURE_TEARDOWN(failslab)
 {
-	if (!self->ready)
-		return;
-	write_str(FAILSLAB "/ignore-gfp-wait", self->gfp_wait);
-	write_str(FAILSLAB "/verbose", self->verbose);
+	knobs_restore(&self->knobs);
+}
+
+/* Page allocations only: failslab keeps ignoring GFP_KERNEL. */
+FIXTURE(fail_page_alloc)
+{
+	struct fault_knobs knobs;
+};
+
+FIXTURE_SETUP(fail_page_alloc)
+{
+	memset(&self->knobs, 0, sizeof(self->knobs));
+	if (knobs_arm(&self->knobs, FAIL_PAGE_ALLOC, true))
+		SKIP(return, "no fail_page_alloc fault injection (CONFIG_FAIL_PAGE_ALLOC, debugfs)");
+}
+
+FIXTURE_TEARDOWN(fail_page_alloc)
+{
+	knobs_restore(&self->knobs);
 }
 
 /* Arm /proc/thread-self/fail-nth with @nth; the open file, or -1. */
@@ -254,6 +329,12 @@ TEST_F(failslab, group_member_fails_cleanly_at_every_allocation)
 }
 
 TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, TRY_MMAP);
+}
+
+/* The buffer's pages: each one that cannot be had fails the mmap cleanly. */
+TEST_F(fail_page_alloc, ring_buffer_mmap_fails_cleanly_at_every_page)
 {
 	every_failure_is_clean(_metadata, TRY_MMAP);
 }

@@ -83,6 +83,16 @@ struct perf_event_header *perfev_ring_next(struct perfev_ring *r)
 	return h;
 }
 
+struct perf_event_header *perfev_ring_next_unthrottled(struct perfev_ring *r)
+{
+	struct perf_event_header *h;
+
+	while ((h = perfev_ring_next(r)))
+		if (h->type != PERF_RECORD_THROTTLE && h->type != PERF_RECORD_UNTHROTTLE)
+			return h;
+	return NULL;
+}
+
 void perfev_ring_drain(struct perfev_ring *r)
 {
 	ring_set_tail(r, ring_head(r));

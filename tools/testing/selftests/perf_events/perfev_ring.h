@@ -42,6 +42,14 @@ __u64 perfev_ring_pending(struct perfev_ring *r);
  */
 struct perf_event_header *perfev_ring_next(struct perfev_ring *r);
 
+/*
+ * Next record that is not a PERF_RECORD_THROTTLE/UNTHROTTLE (skipped and
+ * consumed): a kernel throttles a fast sampler whenever
+ * perf_event_max_sample_rate says so, and lowers that rate by itself when
+ * its overflow interrupts are slow (TCG, debug kernels), on 6.1 as on ours.
+ */
+struct perf_event_header *perfev_ring_next_unthrottled(struct perfev_ring *r);
+
 /* Drop everything published so far. */
 void perfev_ring_drain(struct perfev_ring *r);
 
