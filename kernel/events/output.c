@@ -166,12 +166,13 @@ static int perf_output_reserve(struct perf_output_handle *handle, struct perf_ev
 	local_inc(&rb->nest);
 	handle->wakeup = local_read(&rb->wakeup_seq);
 	do {
-		tail = 0;
-		if (!rb->overwrite) {
-			tail = READ_ONCE(rb->user_page->data_tail);
-			/* read the tail before overwriting what it freed */
-			smp_mb();
-		}
+		/*
+		 * The record's stores below depend on this load through the
+		 * fits/does-not-fit branch (a control dependency): they cannot
+		 * overwrite what the reader has not freed yet.  The reader
+		 * orders its reads of the data before its store of data_tail.
+		 */
+		tail = rb->overwrite ? 0 : READ_ONCE(rb->user_page->data_tail);
 		start = local_read(&rb->head);
 		if (!rb->overwrite && !perf_rb_fits(start, tail, data_size, size, backward))
 			goto lost;

@@ -282,7 +282,7 @@ static void perf_comm_output(struct perf_event *event, void *arg)
 	};
 
 	perf_output_record(event, &body.header, sizeof(body), rec->comm, rec->len + 1,
-		      perf_sb_str_room(rec->len));
+			   perf_sb_str_room(rec->len));
 }
 
 void perf_event_comm(struct task_struct *task, bool exec)
@@ -454,7 +454,7 @@ static void perf_mmap_output(struct perf_event *event, void *arg)
 		}
 	}
 	perf_output_record(event, &body.header, len, rec->name, rec->name_len + 1,
-		      perf_sb_str_room(rec->name_len));
+			   perf_sb_str_room(rec->name_len));
 }
 
 /* The name of an anonymous mapping, as /proc/PID/maps would give it. */
@@ -587,7 +587,7 @@ static void perf_cgroup_output(struct perf_event *event, void *arg)
 	};
 
 	perf_output_record(event, &body.header, sizeof(body), rec->path, rec->path_len + 1,
-		      perf_sb_str_room(rec->path_len));
+			   perf_sb_str_room(rec->path_len));
 }
 
 /* A cgroup came online (mkdir): its id and path. */
@@ -639,7 +639,7 @@ static void perf_ksymbol_output(struct perf_event *event, void *arg)
 	};
 
 	perf_output_record(event, &body.header, sizeof(body), rec->name, rec->name_len + 1,
-		      perf_sb_str_room(rec->name_len));
+			   perf_sb_str_room(rec->name_len));
 }
 
 void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister, const char *sym)
