@@ -785,8 +785,8 @@ struct load_slot {
 	int			fd;
 	struct perfev_ring	r;
 	pthread_t		producer, reader;
-	volatile int		producing;
-	volatile unsigned int	made;		/* getppid() calls so far */
+	int			producing;	/* __atomic accesses only */
+	unsigned int		made;		/* getppid() calls so far */
 	unsigned int		calls;		/* three rings' worth */
 	__u64			samples, lost;	/* seen by the reader and at the end */
 	int			err;
@@ -840,7 +840,7 @@ static void *load_producer(void *arg)
 		return NULL;
 	}
 	sl->calls = 3 * sl->r.data_size / LOAD_REC;
-	sl->producing = 1;
+	__atomic_store_n(&sl->producing, 1, __ATOMIC_RELEASE);
 	if (pthread_create(&sl->reader, NULL, load_reader, sl)) {
 		sl->err = -1;
 		return NULL;
@@ -887,8 +887,9 @@ TEST(lost_accounting_under_load)
 		/* value, lost */
 		ASSERT_EQ(16, read(sl->fd, buf, sizeof(buf)));
 		EXPECT_EQ((__u64)sl->calls + 1, buf[0]);
-		EXPECT_EQ(buf[0], sl->samples + sl->lost) TH_LOG("slot %u: %llu samples, %llu lost",
-			i, (unsigned long long)sl->samples, (unsigned long long)sl->lost);
+		EXPECT_EQ(buf[0], sl->samples + sl->lost)
+			TH_LOG("slot %u: %llu samples, %llu lost", i,
+			       (unsigned long long)sl->samples, (unsigned long long)sl->lost);
 		EXPECT_EQ(sl->lost, buf[1]);
 		total_lost += sl->lost;
 		perfev_ring_unmap(&sl->r);
