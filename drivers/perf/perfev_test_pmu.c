@@ -23,7 +23,9 @@
  * "hardware" events where no real PMU exists.
  *
  * A second PMU, "perfev_uncore", stands for an uncore PMU (no task
- * contexts); see ptp_uncore_pmu below.
+ * contexts); see ptp_uncore_pmu below.  Events may be aux_output members
+ * of a "perfev_aux" group (perfev_aux_pmu.c): each start reports its
+ * counter as the AUX output hardware id.
  *
  * It is a plain driver of the 6.1 struct pmu API, built into both the
  * upstream and the new core in the testbed.
@@ -42,6 +44,7 @@
 #include <linux/perf_event.h>
 #include <linux/math64.h>
 #include <linux/sched/clock.h>
+#include <linux/string.h>
 
 #include <asm/irq_regs.h>
 
@@ -186,6 +189,9 @@ static void ptp_start(struct perf_event *event, int flags)
 		return;
 	local64_set(&hwc->prev_count, ptp_now());
 	hwc->state = 0;
+	/* an aux_output event's data would be tagged with its counter */
+	if (event->attr.aux_output)
+		perf_report_aux_output_id(event, hwc->idx);
 	if (is_sampling_event(event))
 		hrtimer_start(ptp_overflow_timer(event), ns_to_ktime(ptp_ns_to_overflow(event)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
@@ -515,8 +521,16 @@ static const struct attribute_group *ptp_attr_groups[] = {
 	NULL,
 };
 
+/* aux_output: into the AUX area of a perfev_aux leader (perfev_aux_pmu.c) */
+static int ptp_aux_output_match(struct perf_event *aux_event)
+{
+	return !strcmp(aux_event->pmu->name, "perfev_aux");
+}
+
 static struct pmu ptp_pmu = {
 	.task_ctx_nr	= perf_hw_context,
+	.capabilities	= PERF_PMU_CAP_AUX_OUTPUT,
+	.aux_output_match = ptp_aux_output_match,
 	.attr_groups	= ptp_attr_groups,
 	.event_init	= ptp_event_init,
 	.add		= ptp_add,

@@ -111,6 +111,8 @@ static int event_sched_in(struct perf_event *event, struct perf_event_context *c
 	/* oncpu before ACTIVE: readers that see ACTIVE find the CPU */
 	smp_wmb();
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	if (event->pmu->capabilities & PERF_PMU_CAP_ITRACE)
+		perf_record_itrace_start(event);
 	if (event->pmu->add(event, PERF_EF_START)) {
 		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);
@@ -655,6 +657,7 @@ static void perf_group_detach(struct perf_event *event, struct perf_ctx_pmu *cpm
 		leader->group_generation++;
 		event->group_leader = event;
 		event->attach_state &= ~PERF_ATTACH_GROUP;
+		WRITE_ONCE(event->aux_event, NULL);
 		return;
 	}
 
@@ -665,8 +668,10 @@ static void perf_group_detach(struct perf_event *event, struct perf_ctx_pmu *cpm
 		sibling->attach_state &= ~PERF_ATTACH_GROUP;
 		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT) || WARN_ON_ONCE(!cpmu))
 			continue;
-		if (sibling->event_caps & PERF_EV_CAP_SIBLING)
+		/* as in 6.1, an aux_output event without its AUX leader is done */
+		if ((sibling->event_caps & PERF_EV_CAP_SIBLING) || sibling->aux_event)
 			perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
+		WRITE_ONCE(sibling->aux_event, NULL);
 		list_add_tail(&sibling->group_entry, group_list(cpmu, sibling));
 		cpmu_count_group(cpmu, sibling, 1);
 	}

@@ -210,6 +210,9 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 				 child_leader, top, handler, handler_ctx, -1);
 	if (IS_ERR(event))
 		return event;
+	/* an aux_output or aux_sample_size member follows its new leader */
+	if (parent_event->aux_event && child_leader)
+		event->aux_event = child_leader;
 
 	/* dropped by perf_free_event(); @top is pinned by @parent_event */
 	perf_event_ref(top);

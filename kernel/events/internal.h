@@ -392,6 +392,30 @@ struct perf_buffer {
 	unsigned long			mmap_pinned;	/* of its pages, in mm->pinned_vm */
 	struct user_struct		*mmap_user;	/* the rest: user->locked_vm */
 
+	/*
+	 * The AUX area (aux_area.c, aux_output.c), mapped past the data
+	 * pages; aux_nr_pages is 0 while there is none.  aux_mutex
+	 * serialises its mapping and unmapping; aux_writer is the event that
+	 * holds the one open AUX handle (set by cmpxchg), and only it touches
+	 * the aux_head/aux_wakeup fields.
+	 */
+	struct mutex			aux_mutex;
+	atomic_t			aux_mmap_count;	/* VMAs mapping the AUX area */
+	refcount_t			aux_refcount;	/* the mappings + the open handle */
+	struct perf_event		*aux_writer;
+	int				aux_nr_pages;	/* a power of two */
+	bool				aux_overwrite;	/* read-only AUX mapping */
+	bool				aux_in_sampling; /* PERF_SAMPLE_AUX copy under way */
+	unsigned long			aux_pgoff;	/* its page offset in the mapping */
+	unsigned long			aux_watermark;	/* bytes between wakeups */
+	unsigned long			aux_head;	/* free-running byte position */
+	unsigned long			aux_wakeup;	/* aux_head at the last wakeup */
+	void				**aux_pages;	/* page addresses */
+	void				*aux_priv;	/* pmu->setup_aux()'s */
+	void				(*aux_free)(void *priv); /* pmu->free_aux */
+	unsigned long			aux_mmap_pinned;
+	struct user_struct		*aux_mmap_user;
+
 	struct perf_event_mmap_page	*user_page;
 	struct page			*pages[];	/* user page, then data pages */
 };
@@ -486,6 +510,46 @@ void perf_output_record(struct perf_event *event, struct perf_event_header *head
 void perf_output_count_wakeup_event(struct perf_output_handle *handle);
 /* Wake the pollers of every event writing into @event's buffer. */
 void perf_rb_wakeup(struct perf_event *event);
+/* Readers of @handle's buffer are due a wakeup (from the event's irq_work). */
+void perf_output_wakeup(struct perf_output_handle *handle);
+/* The event whose buffer @event writes into: an inherited child's parent. */
+static inline struct perf_event *perf_output_owner(struct perf_event *event)
+{
+	return event->parent ? event->parent : event;
+}
+
+/* ---- aux_area.c: the AUX area of a buffer ------------------------------------- */
+static inline unsigned long perf_aux_size(struct perf_buffer *rb)
+{
+	return (unsigned long)rb->aux_nr_pages << PAGE_SHIFT;
+}
+
+/*
+ * mmap() of the AUX area (vm_pgoff != 0, event->mmap_mutex held): the
+ * buffer with a reference for the VMA, or an ERR_PTR.
+ */
+struct perf_buffer *perf_mmap_aux(struct perf_event *event, struct vm_area_struct *vma);
+/* The last AUX mapping goes: stop its writer, uncharge, free the area. */
+void perf_munmap_aux(struct perf_buffer *rb, struct vm_area_struct *vma);
+/* The AUX page at mapping offset @pgoff, or NULL. */
+struct page *perf_aux_page(struct perf_buffer *rb, unsigned long pgoff);
+/* Drop a reference to the AUX area; the last frees it. */
+void perf_aux_put(struct perf_buffer *rb);
+/* Charge @pages mapped pages to current's user: the pinned part, or -EPERM. */
+long perf_mmap_charge(struct vm_area_struct *vma, unsigned long pages);
+/* Buffer references for writers that outlive an RCU section (AUX handles). */
+struct perf_buffer *perf_rb_get(struct perf_event *event);
+void perf_rb_put(struct perf_buffer *rb);
+
+/* ---- aux_output.c: AUX handles, records, links and samples -------------------- */
+/* PERF_RECORD_ITRACE_START before an event of a PERF_PMU_CAP_ITRACE PMU runs. */
+void perf_record_itrace_start(struct perf_event *event);
+/* Open: link an aux_output / aux_sample_size event to its AUX group leader. */
+int perf_aux_link(struct perf_event *event, struct perf_event *leader);
+/* PERF_SAMPLE_AUX: bytes to snapshot into a sample whose other parts take @size. */
+u32 perf_aux_sample_size(struct perf_event *event, u16 size);
+void perf_aux_sample_output(struct perf_event *event, struct perf_output_handle *handle,
+			    struct perf_sample_data *data);
 
 /* ---- sample.c ----------------------------------------------------------------- */
 /* @task's pid of @type in the pid namespace of the event's opener (-1: reaped). */

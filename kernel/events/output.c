@@ -61,7 +61,7 @@ static void perf_output_advance(struct perf_output_handle *handle, unsigned long
 	}
 }
 
-static void perf_output_wakeup(struct perf_output_handle *handle)
+void perf_output_wakeup(struct perf_output_handle *handle)
 {
 	struct perf_event *event = handle->event;
 
@@ -102,12 +102,6 @@ static void perf_output_release(struct perf_output_handle *handle)
 	}
 	if (handle->wakeup != local_read(&rb->wakeup_seq))
 		perf_output_wakeup(handle);
-}
-
-/* The event whose buffer @event writes into: an inherited child's parent. */
-static struct perf_event *perf_output_owner(struct perf_event *event)
-{
-	return event->parent ? event->parent : event;
 }
 
 /* A record of @event that did not fit (or the buffer is paused). */
@@ -320,14 +314,6 @@ unsigned int perf_output_copy_custom(struct perf_output_handle *handle, perf_cop
 				     const void *src, unsigned int len)
 {
 	return perf_output_pieces(handle, src, len, NULL, copy);
-}
-
-long perf_output_copy_aux(struct perf_output_handle *aux_handle,
-			  struct perf_output_handle *handle,
-			  unsigned long from, unsigned long to)
-{
-	/* no PMU of ours has an AUX area */
-	return 0;
 }
 
 /* ---- whole records ----------------------------------------------------------------- */

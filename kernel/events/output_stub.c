@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rest of the part-2 surface of include/linux/perf_event.h: the AUX
- * area API, answered for a core whose PMUs have no AUX area (none of the
- * testbed's), the perf_snapshot_branch_stack static call and the guest
- * callbacks of KVM.
+ * The rest of the part-2 surface of include/linux/perf_event.h: address
+ * filter synchronisation (answered for a core without address filters),
+ * the perf_snapshot_branch_stack static call and the guest callbacks of
+ * KVM.
  *
  * Owns: those.  The output handle is output.c's, samples are sample.c's,
  * side-band records are records.c's, the overflow entry point is
- * overflow.c's.
+ * overflow.c's, the AUX area aux_area.c's and aux_output.c's.
  *
  * Locking: none of its own.
  */
@@ -25,47 +25,7 @@ void __weak perf_event_print_debug(void)
 {
 }
 
-/* ---- AUX area and address filters ----------------------------------------- */
-
-void *perf_aux_output_begin(struct perf_output_handle *handle, struct perf_event *event)
-{
-	handle->rb = NULL;
-	handle->event = NULL;
-	return NULL;
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_begin);
-
-void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
-{
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_end);
-
-int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
-{
-	return -EINVAL;
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_skip);
-
-void *perf_get_aux(struct perf_output_handle *handle)
-{
-	return NULL;
-}
-EXPORT_SYMBOL_GPL(perf_get_aux);
-
-void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
-{
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_flag);
-
-void perf_event_itrace_started(struct perf_event *event)
-{
-	event->attach_state |= PERF_ATTACH_ITRACE;
-}
-
-void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
-{
-}
-EXPORT_SYMBOL_GPL(perf_report_aux_output_id);
+/* ---- address filters (no PMU of the testbed has them) ---------------------- */
 
 void perf_event_addr_filters_sync(struct perf_event *event)
 {

@@ -8,7 +8,8 @@
  * accounting (perf_event_mlock_kb per user, then RLIMIT_MEMLOCK against the
  * mm's pinned_vm unless CAP_IPC_LOCK), perf_event_set_output(),
  * perf_event_update_userpage(), perf_poll() and the detach of a freed
- * event.  Writing records into the data pages is output.c's (step 2).
+ * event.  Writing records into the data pages is output.c's (step 2); an
+ * AUX mapping (non-zero offset) goes from here to aux_area.c.
  *
  * Lifetime: a buffer is refcounted.  Each event attached to it (event->rb,
  * on rb->event_list) holds a reference, and so does each VMA that maps it
@@ -86,19 +87,20 @@ static struct perf_buffer *perf_rb_alloc(int nr_pages, unsigned long watermark,
 	rb->overwrite = overwrite;
 	rb->watermark = perf_rb_watermark(perf_rb_data_size(rb), watermark);
 	refcount_set(&rb->refcount, 1);
+	mutex_init(&rb->aux_mutex);
 	spin_lock_init(&rb->event_lock);
 	INIT_LIST_HEAD(&rb->event_list);
 	return rb;
 }
 
-static void perf_rb_put(struct perf_buffer *rb)
+void perf_rb_put(struct perf_buffer *rb)
 {
 	if (refcount_dec_and_test(&rb->refcount))
 		call_rcu(&rb->rcu_head, perf_rb_free_rcu);
 }
 
 /* The buffer @event writes to, with a reference, or NULL. */
-static struct perf_buffer *perf_rb_get(struct perf_event *event)
+struct perf_buffer *perf_rb_get(struct perf_event *event)
 {
 	struct perf_buffer *rb;
 
@@ -256,7 +258,7 @@ EXPORT_SYMBOL_GPL(perf_event_update_userpage);
 static struct page *perf_rb_page(struct perf_buffer *rb, unsigned long pgoff)
 {
 	if (pgoff > rb->nr_pages)
-		return NULL;
+		return perf_aux_page(rb, pgoff);
 	return rb->pages[pgoff];
 }
 
@@ -274,7 +276,7 @@ static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 	return 0;
 }
 
-/* Only the user page (data_tail) is writable; the data pages are the kernel's. */
+/* Only the user page (data_tail, aux_tail) is writable; the rest is the kernel's. */
 static vm_fault_t perf_mmap_mkwrite(struct vm_fault *vmf)
 {
 	return vmf->pgoff == 0 ? 0 : VM_FAULT_SIGBUS;
@@ -288,6 +290,8 @@ static void perf_mmap_open(struct vm_area_struct *vma)
 
 	refcount_inc(&rb->refcount);
 	atomic_inc(&rb->mmap_count);
+	if (vma->vm_pgoff)
+		atomic_inc(&rb->aux_mmap_count);
 	atomic_inc(&event->mmap_count);
 	if (event->pmu->event_mapped)
 		event->pmu->event_mapped(event, vma->vm_mm);
@@ -305,6 +309,8 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 
 	if (event->pmu->event_unmapped)
 		event->pmu->event_unmapped(event, vma->vm_mm);
+	if (vma->vm_pgoff)
+		perf_munmap_aux(rb, vma);
 
 	if (atomic_dec_and_mutex_lock(&event->mmap_count, &event->mmap_mutex)) {
 		if (event->rb == rb)
@@ -341,7 +347,7 @@ static const struct vm_operations_struct perf_mmap_vmops = {
  * against the mm's pinned_vm and needs RLIMIT_MEMLOCK, CAP_IPC_LOCK or an
  * unrestricted perf_event_paranoid.  Returns the pinned part, or -EPERM.
  */
-static long perf_mmap_charge(struct vm_area_struct *vma, unsigned long pages)
+long perf_mmap_charge(struct vm_area_struct *vma, unsigned long pages)
 {
 	struct user_struct *user = current_user();
 	unsigned long limit, used, pinned = 0;
@@ -361,32 +367,16 @@ static long perf_mmap_charge(struct vm_area_struct *vma, unsigned long pages)
 	return pinned;
 }
 
-/*
- * An AUX area mapping (non-zero offset).  The checks of 6.1 against the
- * aux_offset/aux_size user space put in the user page come first; no PMU
- * of ours has an AUX area, so one that passes them is EOPNOTSUPP.
- */
-static int perf_mmap_aux(struct perf_event *event, struct vm_area_struct *vma)
+/* The VMA is one more user of @rb (event->mmap_mutex held). */
+static void perf_mmap_install(struct perf_event *event, struct vm_area_struct *vma,
+			      struct perf_buffer *rb)
 {
-	unsigned long size = vma->vm_end - vma->vm_start;
-	struct perf_buffer *rb;
-	u64 offset, aux_size;
-	int ret = -EINVAL;
-
-	mutex_lock(&event->mmap_mutex);
-	rb = event->rb;
-	if (!rb)
-		goto out;
-	offset = READ_ONCE(rb->user_page->aux_offset);
-	aux_size = READ_ONCE(rb->user_page->aux_size);
-	if (offset < perf_rb_data_size(rb) + PAGE_SIZE ||
-	    offset != (u64)vma->vm_pgoff << PAGE_SHIFT ||
-	    aux_size != size || !is_power_of_2(size >> PAGE_SHIFT))
-		goto out;
-	ret = -EOPNOTSUPP;
-out:
-	mutex_unlock(&event->mmap_mutex);
-	return ret;
+	atomic_inc(&event->mmap_count);
+	vma->vm_private_data = rb;
+	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_ops = &perf_mmap_vmops;
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
 }
 
 int perf_mmap(struct file *file, struct vm_area_struct *vma)
@@ -406,8 +396,15 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	ret = security_perf_event_read(event);
 	if (ret)
 		return ret;
-	if (vma->vm_pgoff)
-		return perf_mmap_aux(event, vma);
+	if (vma->vm_pgoff) {
+		mutex_lock(&event->mmap_mutex);
+		rb = perf_mmap_aux(event, vma);
+		ret = PTR_ERR_OR_ZERO(rb);
+		if (!ret)
+			perf_mmap_install(event, vma, rb);
+		mutex_unlock(&event->mmap_mutex);
+		return ret;
+	}
 
 	nr_pages = size / PAGE_SIZE - 1;
 	if (nr_pages && !is_power_of_2(nr_pages))
@@ -453,12 +450,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	perf_event_update_userpage(event);
 
 mapped:
-	atomic_inc(&event->mmap_count);
-	vma->vm_private_data = rb;
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_ops = &perf_mmap_vmops;
-	if (event->pmu->event_mapped)
-		event->pmu->event_mapped(event, vma->vm_mm);
+	perf_mmap_install(event, vma, rb);
 	ret = 0;
 unlock:
 	mutex_unlock(&event->mmap_mutex);

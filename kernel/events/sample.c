@@ -521,16 +521,19 @@ void perf_prepare_sample(struct perf_event_header *header, struct perf_sample_da
 		data->data_page_size = perf_page_size(data->addr);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		data->code_page_size = perf_page_size(data->ip);
-	if (type & PERF_SAMPLE_AUX) {
-		data->aux_size = 0;	/* no AUX area to sample */
+	if (type & PERF_SAMPLE_AUX)
 		size += sizeof(u64);
-	}
-	/* last: the dump takes what the record's u16 size leaves */
+	/* the dump takes what the record's u16 size leaves ... */
 	if (type & PERF_SAMPLE_STACK_USER) {
 		data->stack_user_size = perf_ustack_dump_size(event, data->regs_user.regs, size);
 		size += sizeof(u64);
 		if (data->stack_user_size)
 			size += data->stack_user_size + sizeof(u64);
+	}
+	/* ... and an AUX snapshot what is left after it, as in 6.1 */
+	if (type & PERF_SAMPLE_AUX) {
+		data->aux_size = perf_aux_sample_size(event, size);
+		size += data->aux_size;
 	}
 	WARN_ON_ONCE(size > U16_MAX);
 	header->size = size;
@@ -589,8 +592,11 @@ void perf_output_sample(struct perf_output_handle *handle, struct perf_event_hea
 		perf_output_put(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_output_put(handle, data->code_page_size);
-	if (type & PERF_SAMPLE_AUX)
+	if (type & PERF_SAMPLE_AUX) {
 		perf_output_put(handle, data->aux_size);
+		if (data->aux_size)
+			perf_aux_sample_output(event, handle, data);
+	}
 
 	perf_output_count_wakeup_event(handle);
 }

@@ -427,13 +427,10 @@ static int perf_open_target(struct perf_open_req *req, pid_t pid)
 /* Step 4: what only the allocated event tells (its PMU, its caps). */
 static int perf_open_check_event(struct perf_open_req *req, struct perf_event *event)
 {
-	/* no AUX PMU in part 1: aux_output/aux_sample_size need an AUX leader */
-	if ((req->attr.aux_output || req->attr.aux_sample_size) &&
-	    !(req->group_leader && has_aux(req->group_leader)))
-		return -EINVAL;
 	if (!req->group_leader && (event->event_caps & PERF_EV_CAP_SIBLING))
 		return -EINVAL;
-	return 0;
+	/* aux_output / aux_sample_size: a link to the AUX group leader */
+	return perf_aux_link(event, req->group_leader);
 }
 
 /* Step 6: into the context, under its mutex; nothing is undone after this. */

@@ -16,8 +16,8 @@
  * PERF_FORMAT_LOST read value, also with several threads overrunning
  * their rings while slow readers drain them; two mappings of one event share one buffer;
  * PERF_EVENT_IOC_SET_OUTPUT (records of two events in one ring, a poller
- * of the ring's owner woken by the other event's wakeup, and its
- * EINVAL/EBADF cases); PERF_EVENT_IOC_PAUSE_OUTPUT (nothing written while
+ * of the ring's owner woken by the other event's wakeup, its EINVAL/EBADF
+ * cases, loops and chains of redirections); PERF_EVENT_IOC_PAUSE_OUTPUT (nothing written while
  * paused, a LOST record for the paused samples after resume); munmap while
  * the event keeps firing; the perf_event_mlock_kb limit for an unprivileged
  * user (EPERM beyond it when RLIMIT_MEMLOCK is 0); only the user page is
@@ -1149,6 +1149,55 @@ TEST(set_output_rejects)
 	EXPECT_EQ(EINVAL, errno);
 	close(bw);
 	perfev_ring_unmap(&ra);
+	close(b);
+	close(a);
+}
+
+/*
+ * SET_OUTPUT loops and chains: the owner of a mapping cannot be redirected
+ * to an event that writes into it (EINVAL: it is mapped itself), and an
+ * event redirected to a redirected one lands in the same ring (the target's
+ * buffer is taken, not its redirection).  Unmapping the ring detaches them
+ * all: no record goes anywhere, and nothing leaks or splats.
+ */
+TEST(set_output_loops_and_chains)
+{
+	struct perfev_ring r;
+	int enter, a, b, c, n = 0;
+
+	NEED_TP(enter);
+	a = open_tp(enter, PERF_SAMPLE_TID);
+	b = open_tp(enter, PERF_SAMPLE_TID);
+	c = open_tp(enter, PERF_SAMPLE_TID);
+	ASSERT_GE(a, 0);
+	ASSERT_GE(b, 0);
+	ASSERT_GE(c, 0);
+	ASSERT_EQ(0, perfev_ring_map(&r, a, 2, false));
+	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
+	/* the loop back */
+	EXPECT_EQ(-1, ioctl(a, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(EINVAL, errno);
+	/* a chain: c -> b -> a */
+	ASSERT_EQ(0, ioctl(c, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, ioctl(c, PERF_EVENT_IOC_ENABLE, 0));
+	produce(5);
+	ASSERT_EQ(0, ioctl(c, PERF_EVENT_IOC_DISABLE, 0));
+	while (perfev_ring_next(&r))
+		n++;
+	EXPECT_EQ(5, n);
+	/* the ring goes: b and c write nowhere, and can be redirected again */
+	perfev_ring_unmap(&r);
+	ASSERT_EQ(0, ioctl(c, PERF_EVENT_IOC_ENABLE, 0));
+	produce(5);
+	ASSERT_EQ(0, ioctl(c, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_EQ(-1, ioctl(c, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, perfev_ring_map(&r, c, 2, false));
+	EXPECT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, c));
+	perfev_ring_unmap(&r);
+	close(c);
 	close(b);
 	close(a);
 }

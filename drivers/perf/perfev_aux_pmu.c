@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A test-only PMU with an AUX area ("perfev_aux"), standing in for an
+ * instruction-trace PMU (Intel PT, CoreSight) where none exists: its
+ * "hardware" is a pinned hard-irq hrtimer that, every PAX_TICK_NS while
+ * the event runs, writes PAX_CHUNK bytes of synthetic trace into the AUX
+ * area through the driver API of include/linux/perf_event.h.
+ *
+ * The trace is a stream of u64 words, PAX_WORD(n) for n = 0, 1, 2, ... over
+ * the event's life (the sequence goes on across sched-out and in), so a
+ * test knows exactly what each AUX byte must hold.  Each tick closes the
+ * AUX handle with the bytes it wrote (one PERF_RECORD_AUX each) and opens
+ * the next one, as a trace PMU's interrupt does; pmu->stop() closes it.
+ *   - non-overwrite area: a tick writes what fits; a short write is
+ *     flagged TRUNCATED (the core then disables the event), and an area
+ *     with no room gives no handle (the core disables the event too);
+ *   - overwrite (read-only) area: the trace wraps, the new head is passed
+ *     in handle->head, as snapshot-mode drivers do.
+ * attr.config bits flag every record: PAX_CFG_PARTIAL (PARTIAL),
+ * PAX_CFG_COLLISION (COLLISION).  PERF_PMU_CAP_ITRACE: the core logs
+ * PERF_RECORD_ITRACE_START before each sched-in (the driver does not call
+ * perf_event_itrace_started()).  pmu->snapshot_aux copies the latest trace
+ * into PERF_SAMPLE_AUX samples of its group's members.  perfev_test events
+ * may be aux_output members of a perfev_aux group (their PMU's
+ * aux_output_match, in perfev_test_pmu.c).
+ *
+ * count: the trace bytes written.  Counting only (no sampling), one event
+ * per CPU at a time (a second one's add fails), task or CPU events.
+ *
+ * Locking: every callback but event_init and the AUX setup/free runs on
+ * the event's CPU with IRQs off, and the timer is a pinned hard-irq timer
+ * of that CPU, so the per-CPU state needs no lock.
+ */
+#include <linux/hrtimer.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+
+#define PAX_TICK_NS		100000		/* a chunk every 100 us */
+#define PAX_CHUNK		512		/* bytes per chunk */
+#define PAX_MAGIC		0x5041ULL	/* "PA" */
+#define PAX_WORD(n)		((PAX_MAGIC << 48) | (n))
+#define PAX_CFG_PARTIAL		0x1
+#define PAX_CFG_COLLISION	0x2
+#define PAX_CFG_MASK		(PAX_CFG_PARTIAL | PAX_CFG_COLLISION)
+
+/* setup_aux()'s view of an area: the core's page array */
+struct pax_buf {
+	void **pages;
+	unsigned long size;
+	bool overwrite;
+};
+
+struct pax_cpu {
+	struct perf_event *event;	/* added here */
+	struct perf_output_handle handle;
+	struct hrtimer tick;
+};
+
+static DEFINE_PER_CPU(struct pax_cpu, pax_cpu);
+static struct pmu pax_pmu;
+
+/* Write @len bytes of trace (whole words) at AUX position @pos. */
+static void pax_write(struct perf_event *event, struct pax_buf *buf, unsigned long pos,
+		      unsigned long len)
+{
+	unsigned long off;
+	u64 *word, n;
+
+	for (off = 0; off < len; off += sizeof(u64)) {
+		unsigned long at = (pos + off) & (buf->size - 1);
+
+		n = local64_inc_return(&event->hw.prev_count) - 1;
+		word = buf->pages[at >> PAGE_SHIFT] + offset_in_page(at);
+		*word = PAX_WORD(n);
+	}
+	local64_add(len, &event->count);
+}
+
+static void pax_flag(struct perf_output_handle *handle, struct perf_event *event)
+{
+	if (event->attr.config & PAX_CFG_PARTIAL)
+		perf_aux_output_flag(handle, PERF_AUX_FLAG_PARTIAL);
+	if (event->attr.config & PAX_CFG_COLLISION)
+		perf_aux_output_flag(handle, PERF_AUX_FLAG_COLLISION);
+}
+
+/* Open the next handle; false (and the event stopped) if there is none. */
+static bool pax_begin(struct pax_cpu *pc, struct perf_event *event)
+{
+	if (perf_aux_output_begin(&pc->handle, event))
+		return true;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	return false;
+}
+
+/* One chunk of trace, then the handle is closed: true to go on. */
+static bool pax_chunk(struct pax_cpu *pc, struct perf_event *event)
+{
+	struct perf_output_handle *handle = &pc->handle;
+	struct pax_buf *buf = perf_get_aux(handle);
+	unsigned long len = PAX_CHUNK;
+
+	if (!buf)
+		return false;
+	pax_flag(handle, event);
+	if (buf->overwrite) {
+		pax_write(event, buf, handle->head, len);
+		handle->head += len;
+		perf_aux_output_end(handle, len);
+		return pax_begin(pc, event);
+	}
+	if (handle->size < len) {
+		len = round_down(handle->size, sizeof(u64));
+		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
+	}
+	pax_write(event, buf, handle->head, len);
+	perf_aux_output_end(handle, len);
+	if (len < PAX_CHUNK) {
+		/* full: the core disables the event until user space catches up */
+		event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+		return false;
+	}
+	return pax_begin(pc, event);
+}
+
+static enum hrtimer_restart pax_tick(struct hrtimer *timer)
+{
+	struct pax_cpu *pc = container_of(timer, struct pax_cpu, tick);
+	struct perf_event *event = pc->event;
+
+	if (!event || (event->hw.state & PERF_HES_STOPPED))
+		return HRTIMER_NORESTART;
+	if (!pax_chunk(pc, event))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(PAX_TICK_NS));
+	return HRTIMER_RESTART;
+}
+
+static void pax_start(struct perf_event *event, int flags)
+{
+	struct pax_cpu *pc = this_cpu_ptr(&pax_cpu);
+
+	event->hw.state = 0;
+	if (!pax_begin(pc, event))
+		return;
+	hrtimer_start(&pc->tick, ns_to_ktime(PAX_TICK_NS), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void pax_stop(struct perf_event *event, int flags)
+{
+	struct pax_cpu *pc = this_cpu_ptr(&pax_cpu);
+
+	if (pc->event == event)
+		hrtimer_try_to_cancel(&pc->tick);
+	/* a handle is open whenever the event runs: close it, nothing written */
+	if (pc->handle.event == event) {
+		pax_flag(&pc->handle, event);
+		perf_aux_output_end(&pc->handle, 0);
+	}
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int pax_add(struct perf_event *event, int flags)
+{
+	struct pax_cpu *pc = this_cpu_ptr(&pax_cpu);
+
+	if (pc->event)
+		return -EBUSY;
+	pc->event = event;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		pax_start(event, flags);
+	return 0;
+}
+
+static void pax_del(struct perf_event *event, int flags)
+{
+	struct pax_cpu *pc = this_cpu_ptr(&pax_cpu);
+
+	pax_stop(event, PERF_EF_UPDATE);
+	if (pc->event == event)
+		pc->event = NULL;
+}
+
+static void pax_read(struct perf_event *event)
+{
+	/* event->count is kept up to date by the writes themselves */
+}
+
+/*
+ * PERF_SAMPLE_AUX of a group member: the last @size bytes of trace before
+ * the position of the open handle.
+ */
+static long pax_snapshot_aux(struct perf_event *event, struct perf_output_handle *handle,
+			     unsigned long size)
+{
+	struct pax_cpu *pc = this_cpu_ptr(&pax_cpu);
+	struct perf_output_handle *aux = &pc->handle;
+	struct pax_buf *buf;
+
+	if (pc->event != event || aux->event != event)
+		return 0;
+	buf = perf_get_aux(aux);
+	if (!buf || size > buf->size)
+		return 0;
+	return perf_output_copy_aux(aux, handle, aux->head - size, aux->head);
+}
+
+static void *pax_setup_aux(struct perf_event *event, void **pages, int nr_pages,
+			   bool overwrite)
+{
+	struct pax_buf *buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+
+	if (!buf)
+		return NULL;
+	buf->pages = pages;
+	buf->size = (unsigned long)nr_pages << PAGE_SHIFT;
+	buf->overwrite = overwrite;
+	return buf;
+}
+
+static void pax_free_aux(void *priv)
+{
+	kfree(priv);
+}
+
+static int pax_event_init(struct perf_event *event)
+{
+	if (event->attr.type != pax_pmu.type)
+		return -ENOENT;
+	if (event->attr.config & ~PAX_CFG_MASK)
+		return -EINVAL;
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	local64_set(&event->hw.prev_count, 0);
+	return 0;
+}
+
+PMU_FORMAT_ATTR(partial, "config:0");
+PMU_FORMAT_ATTR(collision, "config:1");
+
+static struct attribute *pax_format_attrs[] = {
+	&format_attr_partial.attr,
+	&format_attr_collision.attr,
+	NULL,
+};
+
+static const struct attribute_group pax_format_group = {
+	.name = "format",
+	.attrs = pax_format_attrs,
+};
+
+static const struct attribute_group *pax_attr_groups[] = {
+	&pax_format_group,
+	NULL,
+};
+
+static struct pmu pax_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_ITRACE,
+	.attr_groups	= pax_attr_groups,
+	.event_init	= pax_event_init,
+	.add		= pax_add,
+	.del		= pax_del,
+	.start		= pax_start,
+	.stop		= pax_stop,
+	.read		= pax_read,
+	.setup_aux	= pax_setup_aux,
+	.free_aux	= pax_free_aux,
+	.snapshot_aux	= pax_snapshot_aux,
+};
+
+static int __init pax_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct hrtimer *timer = &per_cpu_ptr(&pax_cpu, cpu)->tick;
+
+		hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		timer->function = pax_tick;
+	}
+	return perf_pmu_register(&pax_pmu, "perfev_aux", -1);
+}
+device_initcall(pax_init);
