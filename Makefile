@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # perf_events clean-room core: build-and-boot testbed.
 #
-#   make run     build our kernel, boot it in QEMU, demo the real perf tool
+#   make run     build our kernel, boot it in QEMU, demo the real perf tool (ARCH= too)
 #   make check   run every test suite in the guest; ends with
 #                "N passed, N failed, N skipped"
 #   make fuzz    run perf_fuzz in the (debug) guest and judge the console
 #
 # Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#            SUITES=perfev,upstream,perftest  TESTS=attr,groups  TAG=name
+#            SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups  TAG=name
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
 #            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND
 ARCH ?= x86_64

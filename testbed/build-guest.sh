@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one arch: build-guest.sh ARCH DIR
 #   BusyBox (static), /init, our kselftests, the perf_fuzz fuzzer and upstream's
-#   perf_events selftests built static, and on x86_64 Debian's perf with its shared-library closure.
+#   perf_events selftests built static, and Debian's perf with its shared-library closure
+#   (the host's on x86_64; on ppc64le the ppc64el packages, with PAPI's tools).
 # Writes DIR/initramfs.cpio.
 . "$(dirname "$0")/common.sh"
 
@@ -93,6 +94,81 @@ if [ "$arch" = x86_64 ]; then
 	# Loader at its canonical path, for the ELF interpreter field.
 	mkdir -p "$root/lib64"
 	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+fi
+
+# ppc64le: Debian's ppc64el perf and PAPI tools.  ldd cannot run them, so their
+# packages and the library packages they depend on are downloaded (cached in
+# $BUILD/debs), unpacked into $BUILD/debs/ppc64el, and each binary's DT_NEEDED
+# closure is resolved there with readelf, as the guest's ld.so will.
+ppc_sysroot() { # PKG[=VERSION]...: unpack them and their library packages
+	local spec name p v deb
+	exec 8> "$debs/.ppc64el.lock" # one unpacker at a time (parallel TAG= runs)
+	flock 8
+	for spec in "$@"; do
+		[ -f "$debs/ppc64el/.perfev-unpacked-$spec" ] && continue
+		name=${spec%%=*}
+		# Shared libraries live in lib*/zlib* packages (Debian policy 8.1).
+		for p in "$name:ppc64el${spec#"$name"}" $(apt-cache depends --recurse --no-recommends \
+				--no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
+				"$name:ppc64el${spec#"$name"}" | grep -E '^(lib|zlib)[a-z0-9.+-]*:ppc64el$' | sort -u); do
+			case "$p" in
+			*=*) v=${p#*=} deb="$debs/${p%%:*}_${v//:/%3a}_ppc64el.deb" ;;
+			*) deb=$(ls -t "$debs/${p%%:*}_"*_ppc64el.deb 2>/dev/null | head -n 1 || true) ;;
+			esac
+			if [ ! -f "$deb" ]; then
+				(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root "$p" >/dev/null) ||
+					die "cannot download $p (dpkg --add-architecture ppc64el; apt-get update)"
+				deb=$(ls -t "$debs/${p%%:*}_"*_ppc64el.deb | head -n 1)
+			fi
+			dpkg -x "$deb" "$debs/ppc64el"
+		done
+		touch "$debs/ppc64el/.perfev-unpacked-$spec"
+	done
+	flock -u 8
+}
+
+ppc_install() { # FILE...: copy these sysroot files and their DT_NEEDED closure into the guest
+	local sysroot="$debs/ppc64el" f so d lib interp
+	local -a work=("$@")
+	local -A seen=()
+	while [ ${#work[@]} -gt 0 ]; do
+		f=${work[0]}
+		work=("${work[@]:1}")
+		[ -z "${seen[$f]:-}" ] || continue
+		seen[$f]=1
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$sysroot$f" "$root$f"
+		# The ELF interpreter at its canonical path (/lib64/ld64.so.2 is an
+		# absolute symlink in libc6, so take its target by name).
+		interp=$(readelf -l "$sysroot$f" | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
+		if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
+			mkdir -p "$root$(dirname "$interp")"
+			cp -L "$sysroot/lib/powerpc64le-linux-gnu/$(basename "$interp")" "$root$interp"
+		fi
+		for so in $(readelf -d "$sysroot$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			lib=""
+			for d in /lib/powerpc64le-linux-gnu /usr/lib/powerpc64le-linux-gnu /lib /usr/lib; do
+				if [ -e "$sysroot$d/$so" ]; then lib="$d/$so"; break; fi
+			done
+			[ -n "$lib" ] || die "$so, needed by $f, is in no unpacked ppc64el package"
+			work+=("$lib")
+		done
+	done
+}
+
+if [ "$arch" = ppc64le ]; then
+	# The host's linux-perf version when the ppc64el index has it, else its newest 6.1 build.
+	want=$(dpkg-query -W -f='${Version}' linux-perf 2>/dev/null || true)
+	have=$(apt-cache madison linux-perf:ppc64el | awk -F'|' '{gsub(/ /, "", $2); print $2}')
+	pv=$want
+	if ! grep -qxF "$want" <<< "$have"; then
+		pv=$(grep -m1 '^6\.1\.' <<< "$have" || true)
+		[ -n "$pv" ] || die "no linux-perf 6.1 for ppc64el in the apt indexes (apt-get update)"
+		log "linux-perf:ppc64el $want is not in the apt indexes: using $pv"
+	fi
+	ppc_sysroot "linux-perf=$pv" papi-tools
+	ppc_install /usr/bin/perf /usr/bin/papi_avail /usr/bin/papi_native_avail \
+		/usr/bin/papi_command_line /usr/bin/papi_component_avail
 fi
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) > "$dir/initramfs.cpio"

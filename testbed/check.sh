@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: build, boot and judge every requested arch.
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#   SUITES=perfev,upstream,perftest  TESTS=attr,groups (perfev binaries only)
+#   SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
 # Ends with `N passed, N failed, N skipped` over all arches; exit 1 on failure.
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
-SUITES=${SUITES:-perfev,upstream,perftest} TESTS=${TESTS:-} TAG=${TAG:-}
+SUITES=${SUITES:-perfev,upstream,perftest,papi} TESTS=${TESTS:-} TAG=${TAG:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
 total_p=0 total_f=0 total_s=0

@@ -3,13 +3,14 @@
 # Install what the testbed needs on Debian 12, only when something is missing.
 # QEMU 10 comes from Debian's bookworm-backports suite: its apt source is
 # derived from the mirror this machine already uses (no host is hard-coded).
-# ppc64el is added as a foreign dpkg architecture only so that
-# 'apt-get download busybox-static:ppc64el' can fetch the guest's BusyBox.
+# ppc64el is added as a foreign dpkg architecture only so that 'apt-get download'
+# can fetch the ppc64le guest's BusyBox, perf and PAPI (build-guest.sh unpacks
+# them with dpkg -x and resolves their libraries with binutils' readelf).
 set -euo pipefail
 log() { printf '[deps] %s\n' "$*" >&2; }
 
 pkgs=(linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils
-      kmod rsync python3 file ccache busybox-static linux-perf
+      kmod rsync python3 file ccache busybox-static linux-perf binutils
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross)
 qemu_pkgs=(qemu-system-x86 qemu-system-ppc)
 sudo=""
@@ -41,7 +42,7 @@ if [ ${#qemu_missing[@]} -gt 0 ] && ! grep -rqs 'bookworm-backports' /etc/apt/so
 		"$uri" | $sudo tee /etc/apt/sources.list.d/perfev-backports.sources >/dev/null
 fi
 if [ $need_ppc64el = 1 ]; then
-	log "adding foreign architecture ppc64el (for busybox-static:ppc64el)"
+	log "adding foreign architecture ppc64el (for the ppc64le guest's packages)"
 	$sudo dpkg --add-architecture ppc64el
 fi
 log "installing: ${missing[*]} ${qemu_missing[*]}"

@@ -4,7 +4,7 @@
 # kernel command line asks for, prints machine-readable results on the console
 # and powers off.  Command line:
 #   perfev.mode=check|demo|fuzz|shell
-#   perfev.suites=perfev,upstream,perftest   (check mode; kunit runs at boot)
+#   perfev.suites=perfev,upstream,perftest,papi   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
 #   perfev.seed= perfev.duration= perfev.workers= perfev.round=
 #   perfev.exclude=function,tracepoint,breakpoint                 (fuzz mode)
@@ -23,7 +23,7 @@ arg() { # arg NAME DEFAULT: value of NAME= on the kernel command line
 	echo "${v:-$2}"
 }
 mode=$(arg perfev.mode check)
-suites=$(arg perfev.suites perfev,upstream,perftest)
+suites=$(arg perfev.suites perfev,upstream,perftest,papi)
 only=$(arg perfev.tests "")
 
 echo "PERFEV-GUEST-START mode=$mode kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc)"
@@ -43,6 +43,48 @@ selected() { # name: in perfev.tests, or no filter
 	[ -z "$only" ] && return 0
 	case ",$only," in *",$1,"*) return 0 ;; esac
 	return 1
+}
+
+papi_case() { # NAME AWK [TOOL ARGS...]: ok when TOOL exits 0 and the awk program accepts
+	# its output (/results/papi/TOOL.txt); without TOOL, a further check of the last output
+	name=$1 check=$2
+	shift 2
+	if [ $# -gt 0 ]; then
+		out=/results/papi/$1.txt
+		timeout -s KILL 300 "$@" > "$out" 2>&1 < /dev/null
+		rc=$?
+	fi
+	n=$((n + 1))
+	if [ "$rc" = 0 ] && awk "$check" "$out"; then
+		echo "ok $n $name"
+	else
+		echo "# $name: exit status $rc, or the output lacks what the check wants"
+		echo "not ok $n $name"
+		fails=$((fails + 1))
+	fi
+}
+
+run_papi() { # PAPI's tools (ppc64le guest): TAP in /results/papi/tools.tap, outputs beside it
+	mkdir -p /results/papi
+	n=0 fails=0
+	papi_component_avail > /results/papi/papi_component_avail.txt 2>&1 < /dev/null
+	{
+		echo "TAP version 13"
+		echo "1..4"
+		papi_case papi_avail \
+			'/^PAPI_TOT_INS .* Yes /{i=1} /^PAPI_TOT_CYC .* Yes /{c=1} END{exit !(i && c)}' \
+			papi_avail
+		# the CPU's own events (libpfm4's table for the detected POWER9)
+		papi_case papi_native_avail \
+			'/^\| PM_INST_CMPL /{e=1} /^Total events reported: *[1-9]/{t=1} END{exit !(e && t)}' \
+			papi_native_avail
+		papi_case papi_command_line \
+			'$1 == "PAPI_TOT_INS" && $3 > 0 {i=1} $1 == "PAPI_TOT_CYC" && $3 ~ /^[0-9]+$/ {c=1} END{exit !(i && c)}' \
+			papi_command_line PAPI_TOT_INS PAPI_TOT_CYC
+		papi_case "papi_command_line PAPI_TOT_CYC counts" '$1 == "PAPI_TOT_CYC" && $3 > 0 {c=1} END{exit !c}'
+	} > /results/papi/tools.tap
+	echo $((fails > 0)) > /results/papi/tools.rc
+	echo "perfev: papi rc=$(cat /results/papi/tools.rc)"
 }
 
 run_check() {
@@ -71,6 +113,9 @@ run_check() {
 			done > /results/perftest/failed-verbose.log
 			cd /
 		fi ;;
+	esac
+	case ",$suites," in *,papi,*)
+		[ -x /usr/bin/papi_avail ] && run_papi ;;
 	esac
 	# Dump every result file between markers for the host to collect.
 	for f in /results/*/*; do
@@ -123,6 +168,19 @@ run_demo() {
 	perf record -q -a -e sched:sched_switch -o /tmp/sw.data -- \
 		sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done' &&
 		perf script -i /tmp/sw.data 2>/dev/null | head -n 12
+	# A hardware PMU that counts (POWER9 under QEMU; x86 TCG has none).
+	if perf stat -x, -e instructions -- true 2>&1 | grep -q '^[0-9]'; then
+		echo "=== perf stat: hardware events of a small workload ==="
+		perf stat -e cycles,instructions -- \
+			dd if=/dev/zero of=/dev/null bs=4k count=20000
+		for ev in instructions cycles; do
+			echo "=== perf record -e $ev + perf report --stdio ==="
+			perf record -q -e "$ev" -o "/tmp/$ev.data" -- \
+				dd if=/dev/zero of=/dev/null bs=64k count=20000 &&
+				perf report --stdio -i "/tmp/$ev.data" --sort comm,dso,sym 2>/dev/null |
+				grep -v '^$' | head -n 25
+		done
+	fi
 	cd /
 }
 
