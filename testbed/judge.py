@@ -4,6 +4,8 @@
 
 Usage: judge.py ARCH IMPL LOG EXPECTED RESULTS_DIR
 
+EXPECTED is one expected-results file or several separated by ':'.
+
 Collects every suite's results from the @@PERFEV-*@@ blocks of the console log
 (our kselftests, upstream's and the PAPI tools in TAP, `perf test` lines, KUnit KTAP from the
 dmesg dump), applies the per-arch expected-results file, scans the whole log
@@ -39,10 +41,16 @@ PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*\S)\s*:\s*(Ok|FAILED!|Skip)\s*(?
 KTIME = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 
 
-def load_expected(path, impl):
+def load_expected(paths, impl):
     rules = []
-    if not os.path.exists(path):
-        return rules
+    for path in paths.split(os.pathsep):
+        if os.path.exists(path):
+            rules += load_expected_file(path, impl)
+    return rules
+
+
+def load_expected_file(path, impl):
+    rules = []
     for line in open(path):
         line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()
         if not line:

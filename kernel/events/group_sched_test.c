@@ -259,7 +259,7 @@ static void test_migrate_moves_groups_whole(struct kunit *test)
 	struct sched_test_ctx *st = test->priv;
 	int dst = cpumask_next(st->cpu, cpu_online_mask);
 	struct perf_event *lead, *sib, *off, *waiting;
-	u64 enabled, running, enabled2, running2;
+	u64 enabled, running, enabled2, running2, wait_enabled, wait_running;
 
 	if (dst >= nr_cpu_ids)
 		kunit_skip(test, "needs a second online CPU");
@@ -273,6 +273,8 @@ static void test_migrate_moves_groups_whole(struct kunit *test)
 	msleep(20);
 	perf_event_read_value(lead, &enabled, &running);
 	KUNIT_EXPECT_GT(test, running, 0ULL);
+	perf_event_read_value(waiting, &wait_enabled, &wait_running);
+	KUNIT_EXPECT_GE(test, wait_enabled, 20 * NSEC_PER_MSEC);
 
 	perf_pmu_migrate_context(&fake_pmu, st->cpu, dst);
 	/* the group runs on the other CPU, whole, and has kept its times */
@@ -292,12 +294,13 @@ static void test_migrate_moves_groups_whole(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, off->cpu, dst);
 	KUNIT_EXPECT_EQ(test, off->state, PERF_EVENT_STATE_OFF);
 	/*
-	 * A waiting one keeps the enabled time it accrued before the move.
-	 * (It may run for a moment while the groups ahead of it leave.)
+	 * A waiting one keeps the times it accrued before the move.  (It may
+	 * run for a moment while the groups ahead of it leave, and for how
+	 * long depends on the host: no bound on its running time here.)
 	 */
 	perf_event_read_value(waiting, &enabled2, &running2);
-	KUNIT_EXPECT_GE(test, enabled2, 20 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_LT(test, running2, 20 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GE(test, enabled2, wait_enabled);
+	KUNIT_EXPECT_GE(test, running2, wait_running);
 }
 
 struct throttle_args {

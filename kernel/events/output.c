@@ -239,9 +239,10 @@ typedef unsigned long (*perf_output_copy_fn)(void *dst, const void *src, unsigne
  * NULL skip the bytes.  Never writes past the reservation.  Returns what
  * was left uncopied.
  */
-static unsigned int perf_output_pieces(struct perf_output_handle *handle, const void *src,
-				       unsigned int len, perf_output_copy_fn copy,
-				       perf_copy_f custom)
+static __always_inline unsigned int perf_output_pieces(struct perf_output_handle *handle,
+							const void *src, unsigned int len,
+							perf_output_copy_fn copy,
+							perf_copy_f custom)
 {
 	unsigned int want = min_t(unsigned long, len, handle->size);
 	unsigned int done = 0;
@@ -273,6 +274,16 @@ static unsigned long perf_output_memcpy(void *dst, const void *src, unsigned lon
 unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len)
 {
+	/*
+	 * Most copies are a field or two that end inside the current page:
+	 * no page change to handle.
+	 */
+	if (likely(len <= handle->size && len < PAGE_SIZE - offset_in_page(handle->addr))) {
+		memcpy(handle->addr, buf, len);
+		handle->addr += len;
+		handle->size -= len;
+		return 0;
+	}
 	return perf_output_pieces(handle, buf, len, perf_output_memcpy, NULL);
 }
 

@@ -40,6 +40,8 @@
 #define CFG_PARTIAL		0x1
 #define CFG_COLLISION		0x2
 #define DATA_PAGES		8
+/* room for what a slow guest writes past a test's target (64 chunks a page at 4 KiB) */
+#define AUX_PAGES		64
 
 #define REQUIRE_AUX_PMU(type)							\
 	do {									\
@@ -117,14 +119,10 @@ static __u64 burn_until(struct aux_buf *b, __u64 bytes, double secs)
 {
 	double end = now_s() + secs;
 
+	/* small steps: a slow guest must not overshoot into a full area */
 	while (aux_head(b) < bytes && now_s() < end)
-		perfev_burn(100000);
+		perfev_burn(10000);
 	return aux_head(b);
-}
-
-static __u64 aux_word(struct aux_buf *b, __u64 pos)
-{
-	return *(__u64 *)((char *)b->aux + (pos & (b->aux_size - 1)));
 }
 
 struct aux_rec {
@@ -139,6 +137,30 @@ struct itrace_rec {
 	__u32 pid;
 	__u32 tid;
 };
+
+/* Print the AUX records not yet consumed (for a failure's log). */
+static void dump_aux_records(struct __test_metadata *_metadata, struct aux_buf *b)
+{
+	struct perf_event_header *h;
+
+	while ((h = perfev_ring_next(&b->ring))) {
+		struct aux_rec *a = (void *)h;
+
+		if (h->type == PERF_RECORD_AUX)
+			TH_LOG("AUX offset %llu size %llu flags %llx", (unsigned long long)a->offset,
+			       (unsigned long long)a->size, (unsigned long long)a->flags);
+		else
+			TH_LOG("record type %u", h->type);
+	}
+	TH_LOG("aux_head %llu aux_tail %llu aux_size %llu", (unsigned long long)b->ring.page->aux_head,
+	       (unsigned long long)b->ring.page->aux_tail,
+	       (unsigned long long)b->ring.page->aux_size);
+}
+
+static __u64 aux_word(struct aux_buf *b, __u64 pos)
+{
+	return *(__u64 *)((char *)b->aux + (pos & (b->aux_size - 1)));
+}
 
 TEST(aux_mmap_rules)
 {
@@ -269,7 +291,7 @@ TEST(aux_trace_and_records_match_aux_head)
 	REQUIRE_AUX_PMU(type);
 	fd = aux_open(type, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, aux_map(&b, fd, 16, false));
+	ASSERT_EQ(0, aux_map(&b, fd, AUX_PAGES, false));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	burn_until(&b, 16 * AUX_CHUNK, 10);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
@@ -295,7 +317,10 @@ TEST(aux_trace_and_records_match_aux_head)
 			struct aux_rec *a = (void *)h;
 
 			EXPECT_EQ(expect, a->offset);
-			EXPECT_EQ(0ULL, a->flags);
+			EXPECT_EQ(0ULL, a->flags)
+				TH_LOG("record %d: offset %llu size %llu, head %llu", nr_aux,
+				       (unsigned long long)a->offset,
+				       (unsigned long long)a->size, (unsigned long long)head);
 			expect = a->offset + a->size;
 			nr_aux++;
 		}
@@ -452,7 +477,7 @@ TEST(aux_record_flags_come_from_the_driver)
 	REQUIRE_AUX_PMU(type);
 	fd = aux_open(type, CFG_PARTIAL | CFG_COLLISION);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, aux_map(&b, fd, 16, false));
+	ASSERT_EQ(0, aux_map(&b, fd, AUX_PAGES, false));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	burn_until(&b, 4 * AUX_CHUNK, 10);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
@@ -483,11 +508,15 @@ TEST(aux_munmap_while_tracing)
 	REQUIRE_AUX_PMU(type);
 	fd = aux_open(type, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, aux_map(&b, fd, 16, false));
+	ASSERT_EQ(0, aux_map(&b, fd, AUX_PAGES, false));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	for (round = 0; round < 3; round++) {
 		head = aux_head(&b);
-		ASSERT_GE(burn_until(&b, head + 2 * AUX_CHUNK, 10), head + 2 * AUX_CHUNK);
+		if (burn_until(&b, head + 2 * AUX_CHUNK, 10) < head + 2 * AUX_CHUNK) {
+			dump_aux_records(_metadata, &b);
+			ASSERT_TRUE(0) TH_LOG("round %d: no trace after %llu", round,
+					      (unsigned long long)head);
+		}
 		ASSERT_EQ(0, munmap(b.aux, b.aux_size));
 		b.aux = NULL;
 		/* no area: nothing more is written */
@@ -496,7 +525,7 @@ TEST(aux_munmap_while_tracing)
 		ASSERT_EQ(0, perfev_read_value(fd, &v2));
 		EXPECT_EQ(v1.value, v2.value);
 		__atomic_store_n(&b.ring.page->aux_tail, aux_head(&b), __ATOMIC_RELEASE);
-		ASSERT_EQ(0, aux_map_area(&b, 16, PROT_READ | PROT_WRITE));
+		ASSERT_EQ(0, aux_map_area(&b, AUX_PAGES, PROT_READ | PROT_WRITE));
 		/* a reschedule restarts the stopped writer */
 		usleep(10000);
 	}

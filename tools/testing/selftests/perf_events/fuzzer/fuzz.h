@@ -30,6 +30,7 @@
 #endif
 
 #define FUZZ_SLOTS		24	/* fds a worker juggles */
+#define FUZZ_MMAP_AUX		7	/* FOP_MMAP a[2]: map the AUX area */
 #define FUZZ_CHILDREN		6	/* live children per worker */
 #define FUZZ_BLOB		192	/* attr bytes or a filter string */
 #define FUZZ_MAX_TP		2048	/* tracepoint ids remembered */
@@ -103,6 +104,8 @@ struct fuzz_slot {
 	void *map;
 	size_t map_len;
 	bool map_rw;
+	void *aux;		/* the AUX area, mapped after map */
+	size_t aux_len;
 };
 
 struct fuzz_worker {

@@ -188,6 +188,10 @@ static int oracle_fail(struct fuzz_worker *w, const struct fuzz_op *op,
 
 static void slot_unmap(struct fuzz_slot *s)
 {
+	if (s->aux)
+		munmap(s->aux, s->aux_len);
+	s->aux = NULL;
+	s->aux_len = 0;
 	if (s->map)
 		munmap(s->map, s->map_len);
 	s->map = NULL;
@@ -443,7 +447,10 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 		op->a[0] = fuzz_chance(r, 80) ? (1ULL << fuzz_below(r, 5)) + 1 :
 			   fuzz_below(r, 40);
 		op->a[1] = fuzz_chance(r, 75);
-		op->a[2] = fuzz_chance(r, 90) ? 0 : fuzz_below(r, 4);
+		op->a[2] = fuzz_chance(r, 80) ? 0 :
+			   fuzz_chance(r, 50) ? FUZZ_MMAP_AUX : fuzz_below(r, 4);
+		if (op->a[2] == FUZZ_MMAP_AUX && fuzz_chance(r, 10))
+			op->a[0] |= 0x40;	/* an aux_offset off the mapping's */
 		break;
 	case FOP_MUNMAP:
 		op->a[0] = fuzz_below(r, 3);
@@ -711,6 +718,39 @@ static int run_poll(struct fuzz_worker *w, const struct fuzz_op *op)
 	return record(w, FC_POLL, ret, op);
 }
 
+/*
+ * An AUX area after the slot's data mapping (a[2] == FUZZ_MMAP_AUX): the
+ * user page says where (usually right after the data pages, sometimes
+ * elsewhere), a[0] pages, read-only (overwrite mode) or writable.
+ */
+static int run_mmap_aux(struct fuzz_worker *w, const struct fuzz_op *op)
+{
+	struct fuzz_slot *s = &w->slot[op->slot];
+	struct perf_event_mmap_page *pg = s->map;
+	uint64_t pages = op->a[0] & 0x3f, off = s->map_len;
+	size_t len;
+	void *p;
+
+	if (!pg || !s->map_rw || s->aux)
+		return 0;
+	/* the data mapping's 2^n + 1 pages make a 2^n-page area */
+	if (pages > 2 && (pages & 1))
+		pages--;
+	len = pages * page_size();
+	if (op->a[0] & 0x40)
+		off += (op->a[0] & 3) * page_size();
+	pg->aux_offset = off;
+	pg->aux_size = len;
+	p = mmap(NULL, len, PROT_READ | (op->a[1] ? PROT_WRITE : 0), MAP_SHARED, s->fd, off);
+	if (record(w, FC_MMAP, p == MAP_FAILED ? -1 : 0, op))
+		return -1;
+	if (p != MAP_FAILED) {
+		s->aux = p;
+		s->aux_len = len;
+	}
+	return 0;
+}
+
 static int run_mmap(struct fuzz_worker *w, const struct fuzz_op *op)
 {
 	struct fuzz_slot *s = &w->slot[op->slot];
@@ -718,6 +758,8 @@ static int run_mmap(struct fuzz_worker *w, const struct fuzz_op *op)
 	int prot = PROT_READ | (op->a[1] ? PROT_WRITE : 0);
 	void *p;
 
+	if (op->a[2] == FUZZ_MMAP_AUX)
+		return run_mmap_aux(w, op);
 	slot_unmap(s);
 	p = mmap(NULL, len, prot, MAP_SHARED, s->fd, op->a[2] * page_size());
 	if (record(w, FC_MMAP, p == MAP_FAILED ? -1 : 0, op))
