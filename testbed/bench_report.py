@@ -247,7 +247,9 @@ def main():
     with open(f'{a.out}/p6-scale.svg', 'w') as f:
         f.write(scale_svg(rows))
     if a.doc:
-        update_doc(a.doc, rst_table(rows))
+        update_doc(a.doc, f'``make bench``, icount shift {a.shift}, {a.rounds} rounds, '
+                   f'{a.wall} s wall; medians, ns = instructions at shift 0.\n\n'
+                   + rst_table(rows))
     print(f'bench: {a.out}/bench.json, table.txt, ratio.svg, p6-scale.svg')
 
 

@@ -107,7 +107,8 @@ void bench_time(const char *name, void (*op)(void *), void *arg)
 	long n;
 	int r;
 
-	timed_ops(op, arg, target / 10, &ns);
+	/* a full round of warm-up: the scheduler and SLOB settle */
+	timed_ops(op, arg, target, &ns);
 	for (r = 0; r < bench.rounds; r++) {
 		n = timed_ops(op, arg, target, &ns);
 		report(name, r, (double)ns / n, "ns/op");

@@ -4,7 +4,7 @@
  * /proc/meminfo (the testbed kernels use SLOB: no /proc/slabinfo).
  *   P8.mem-event       10,000 disabled task-clock events on one task (one
  *                      context), slab bytes per event;
- *   P8.mem-event+ctx   one such event on each of 400 sleeping tasks (400
+ *   P8.mem-event+ctx   one such event on each of 1,000 sleeping tasks (1,000
  *                      task contexts), slab bytes per event and context.
  * Each round opens its 10,000 events from a fresh child, so that no
  * context grows beyond 10,000 events, and nothing is freed until the end:
@@ -22,7 +22,7 @@
 #include "bench.h"
 
 #define NR_EVENTS	10000
-#define NR_TASKS	400
+#define NR_TASKS	1000
 
 static long slab_kb(void)
 {
