@@ -5,6 +5,8 @@
 #   make check   run every test suite in the guest; ends with
 #                "N passed, N failed, N skipped"
 #   make fuzz    run perf_fuzz in the (debug) guest and judge the console
+#   make bench   micro-benchmarks, ours against upstream, under QEMU icount
+#                (ARCH=all and IMPL=both unless given; ROUNDS=3)
 #
 # Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
 #            SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups  TAG=name
@@ -13,9 +15,9 @@
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD
+export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT
 
-.PHONY: all run check fuzz deps kernel clean distclean
+.PHONY: all run check fuzz bench deps kernel clean distclean
 
 all: check
 
@@ -30,6 +32,11 @@ check: deps
 
 fuzz: deps
 	@DEBUG=$(if $(filter command line,$(origin DEBUG)),$(DEBUG),1) testbed/fuzz.sh
+
+bench: deps
+	@ARCH=$(if $(filter command line environment,$(origin ARCH)),$(ARCH),all) \
+	 IMPL=$(if $(filter command line environment,$(origin IMPL)),$(IMPL),both) \
+	 testbed/bench.sh
 
 kernel: deps
 	@for a in $(if $(filter all,$(ARCH)),x86_64 ppc64le,$(ARCH)); do \

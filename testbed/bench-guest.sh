@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the benchmark guest's initramfs: bench-guest.sh ARCH DIR
+#   BusyBox (static, as build-guest.sh gets it), testbed/bench-init.sh as
+#   /init, the benchmarks of tools/testing/selftests/perf_events/bench/
+#   built static in /bench, and on x86_64 Debian's perf with its libraries.
+# Writes DIR/initramfs.cpio.
+. "$(dirname "$0")/common.sh"
+
+arch=$1 dir=$2
+cc="$(arch_cross "$arch")gcc"
+root="$dir/root"
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,bench}
+
+case "$arch" in
+x86_64) bb=/bin/busybox ;;
+ppc64le)
+	debs="$BUILD/debs"
+	bb="$debs/ppc64el/bin/busybox"
+	if [ ! -x "$bb" ]; then
+		mkdir -p "$debs"
+		(cd "$debs" && apt-get download -q busybox-static:ppc64el >/dev/null) ||
+			die "cannot download busybox-static:ppc64el (dpkg --add-architecture ppc64el; apt-get update)"
+		dpkg -x "$debs"/busybox-static_*_ppc64el.deb "$debs/ppc64el"
+	fi
+	;;
+esac
+file -L "$bb" | grep -q 'statically linked' || die "$bb is not a static busybox"
+cp "$bb" "$root/bin/busybox"
+/bin/busybox --list-full | while read -r applet; do
+	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+done
+cp "$TOP/testbed/bench-init.sh" "$root/init"
+chmod +x "$root/init"
+echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"
+printf 'root:x:0:\n' > "$root/etc/group"
+
+# One program per case family; bench.c is their shared library.
+bdir="$TOP/tools/testing/selftests/perf_events/bench"
+for f in "$bdir"/p*.c; do
+	"$cc" -static -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -fno-omit-frame-pointer \
+		-o "$root/bench/$(basename "$f" .c)" "$f" "$bdir/bench.c" "$bdir/ops.c" ||
+		die "benchmark $(basename "$f") does not build for $arch"
+done
+
+if [ "$arch" = x86_64 ]; then
+	perf=/usr/bin/perf_6.1
+	[ -x "$perf" ] || perf=/usr/bin/perf
+	file -L "$perf" | grep -q ELF || die "no perf ELF found (apt-get install linux-perf)"
+	cp "$perf" "$root/usr/bin/perf"
+	ldd "$perf" | awk '/=>/ {print $3} /^[[:space:]]*\// {print $1}' | while read -r lib; do
+		[ -f "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	mkdir -p "$root/lib64"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+fi
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) > "$dir/initramfs.cpio"
+log "bench guest $arch: $(du -h "$dir/initramfs.cpio" | cut -f1) initramfs, $(ls "$root/bench" | wc -l) programs"

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: the perf_events micro-benchmarks of
+# tools/testing/selftests/perf_events/bench/ on our core and on upstream's,
+# in QEMU with instruction counting (Documentation/perf_events/performance.rst).
+#   ARCH=x86_64|ppc64le|all  IMPL=both|new|upstream  ROUNDS=3
+#   NOBUILD=1 (boot the kernels that are built)  SCALE=1 (iterations)
+#   ONLY=p1_open,p6_scale,perf (programs to run)  ICOUNT_SHIFT=0
+# Prints one table (case, upstream, ours, ratio, spread) and writes it as
+# JSON and SVG under out/bench/.
+. "$(dirname "$0")/common.sh"
+
+ARCH=${ARCH:-all} IMPL=${IMPL:-both} ROUNDS=${ROUNDS:-3} SCALE=${SCALE:-1} ONLY=${ONLY:-}
+ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}
+case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
+case "$IMPL" in both) impls=(upstream new) ;; *) impls=("$(impl_variant "$IMPL")") ;; esac
+bdir="$OUT/bench"
+mkdir -p "$bdir"
+
+# One guest at a time, one vCPU, instruction counting: guest time is
+# 2^ICOUNT_SHIFT ns per instruction executed, and the guest never sleeps
+# (an idle vCPU jumps to its next timer).
+boot() { # arch kernel initrd log
+	local arch=$1 kernel=$2 initrd=$3 logf=$4 limit=${BENCH_TIMEOUT:-900} qemu rc
+	local cmdline="panic=-1 loglevel=4 nokaslr perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}"
+	case "$arch" in
+	x86_64)
+		qemu=(qemu-system-x86_64 -cpu max,la57=off -append "console=ttyS0 $cmdline") ;;
+	ppc64le)
+		qemu=(qemu-system-ppc64 -M pseries -cpu power9 -append "console=hvc0 $cmdline") ;;
+	esac
+	rm -f "$logf"
+	set +e
+	timeout -k 10 "$limit" "${qemu[@]}" -smp 1 -m 1536 -accel tcg \
+		-icount "shift=$ICOUNT_SHIFT,sleep=off" -rtc clock=vm \
+		-nodefaults -display none -no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-serial "file:$logf" -monitor none < /dev/null
+	rc=$?
+	set -e
+	[ "$rc" = 124 ] && log "QEMU ($arch) hit the ${limit}s time limit"
+	return 0
+}
+
+start=$SECONDS
+results=()
+for arch in "${arches[@]}"; do
+	gdir="$BUILD/guest/$arch-bench"
+	"$TOP/testbed/bench-guest.sh" "$arch" "$gdir"
+	for impl in "${impls[@]}"; do
+		kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$impl" 0)
+		logf="$bdir/$arch-$impl.log"
+		t=$SECONDS
+		# A kernel rebuilt under our feet, or a guest that did not finish:
+		# one more try.
+		for try in 1 2; do
+			boot "$arch" "$kernel" "$gdir/initramfs.cpio" "$logf"
+			grep -q PERFEV-BENCH-DONE "$logf" && break
+			log "bench guest $arch-$impl did not finish (try $try); see $logf"
+		done
+		grep -q PERFEV-BENCH-DONE "$logf" || die "bench guest $arch-$impl failed; see $logf"
+		grep -a '^BENCH-FAIL' "$logf" >&2 || true
+		grep -a '^BENCH ' "$logf" | tr -d '\r' > "$bdir/$arch-$impl.txt"
+		log "$arch-$impl: $(wc -l < "$bdir/$arch-$impl.txt") results in $((SECONDS - t)) s"
+		results+=("$arch:$impl:$bdir/$arch-$impl.txt")
+	done
+done
+doc=()
+[ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
+python3 "$TOP/testbed/bench_report.py" --out "$bdir" --shift "$ICOUNT_SHIFT" --rounds "$ROUNDS" \
+	--wall "$((SECONDS - start))" "${doc[@]}" "${results[@]}"
+log "make bench: $((SECONDS - start)) s"

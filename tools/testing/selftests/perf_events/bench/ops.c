@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The measured operations of P1, P2 and P3, shared with P6 (the same
+ * loops with unrelated events open): open + close of a task-clock event,
+ * read() of one event, and a pipe ping-pong of two tasks on CPU 0 with
+ * events of their own.
+ */
+#define _GNU_SOURCE
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static void open_close(void *arg)
+{
+	int fd = perf_open(arg, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		die("perf_event_open");
+	close(fd);
+}
+
+void bench_open_close(const char *name)
+{
+	struct perf_event_attr attr;
+
+	attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	bench_time(name, open_close, &attr);
+}
+
+struct reader {
+	int fd;
+	size_t len;
+	__u64 buf[64];
+};
+
+static void do_read(void *arg)
+{
+	struct reader *rd = arg;
+
+	if (read(rd->fd, rd->buf, rd->len) != (ssize_t)rd->len)
+		die("read");
+}
+
+void bench_read(const char *name, int fd, int nr_values)
+{
+	struct reader rd = { .fd = fd, .len = nr_values * sizeof(__u64) };
+
+	if (nr_values > 64)
+		die("%d values", nr_values);
+	bench_time(name, do_read, &rd);
+}
+
+static void open_events(int nr, __u32 type, __u64 config, int *fds)
+{
+	struct perf_event_attr attr;
+	int i;
+
+	attr_init(&attr, type, config);
+	attr.exclude_hv = 1;
+	for (i = 0; i < nr; i++) {
+		fds[i] = perf_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[i] < 0)
+			die("event %d of %d (type %u config %llu)", i, nr, type,
+			    (unsigned long long)config);
+	}
+}
+
+static void close_events(int nr, int *fds)
+{
+	while (nr--)
+		close(fds[nr]);
+}
+
+struct pingpong {
+	int to_child, from_child;
+};
+
+static void round_trip(void *arg)
+{
+	struct pingpong *pp = arg;
+	char c = 0;
+
+	if (write(pp->to_child, &c, 1) != 1 || read(pp->from_child, &c, 1) != 1)
+		die("ping-pong");
+}
+
+/* The caller is pinned on CPU 0 (pin_cpu). */
+void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
+{
+	int p2c[2], c2p[2], ready[2], fds[64];
+	struct pingpong pp;
+	char c = 0;
+	pid_t child;
+
+	if (nr > 64)
+		die("%d events", nr);
+	if (pipe(p2c) || pipe(c2p) || pipe(ready))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (!child) {
+		close(p2c[1]);
+		close(c2p[0]);
+		open_events(nr, type, config, fds);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		while (read(p2c[0], &c, 1) == 1) {
+			if (write(c2p[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	open_events(nr, type, config, fds);
+	if (read(ready[0], &c, 1) != 1)
+		die("child not ready");
+	pp.to_child = p2c[1];
+	pp.from_child = c2p[0];
+	bench_time(name, round_trip, &pp);
+	close(p2c[1]);
+	close(c2p[0]);
+	close(ready[0]);
+	close(ready[1]);
+	waitpid(child, NULL, 0);
+	close_events(nr, fds);
+}

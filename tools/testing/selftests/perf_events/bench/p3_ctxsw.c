@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * P3: context switches.  Two tasks pinned on CPU 0 ping-pong one byte
+ * through two pipes; each task has 0, 1, 16 or 64 enabled counting
+ * events of its own (no inheritance): software (task-clock) and, where
+ * a PMU is there, "hardware" ones: the POWER PMU (instructions) on
+ * ppc64le, the test PMU perfev_test on x86_64 (4 counters, so 16 and 64
+ * events multiplex).  One op = one round trip = two context switches.
+ * The loop is bench_pingpong() in ops.c.
+ */
+#include <stdio.h>
+
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	static const int nrs[] = { 0, 1, 16, 64 };
+	char name[48];
+	int i, type;
+
+	bench_parse(argc, argv);
+	pin_cpu(0);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "P3.ctxsw-sw%d", nrs[i]);
+		if (want(name))
+			bench_pingpong(name, nrs[i], PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	}
+	/* "Hardware": the arch's PMU, else the test PMU. */
+#if defined(__powerpc64__)
+	type = PERF_TYPE_HARDWARE;
+#else
+	type = pmu_type("perfev_test");
+#endif
+	for (i = 1; i < 4 && type >= 0; i++) {
+		snprintf(name, sizeof(name), "P3.ctxsw-hw%d", nrs[i]);
+		if (want(name))
+			bench_pingpong(name, nrs[i], type,
+				       type == PERF_TYPE_HARDWARE ? PERF_COUNT_HW_INSTRUCTIONS : 0x01);
+	}
+	return 0;
+}
