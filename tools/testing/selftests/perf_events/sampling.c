@@ -1890,10 +1890,13 @@ TEST(hw_throttle_unthrottle_instructions)
 
 /*
  * @min_pct: lowest accepted percentage of count/period.  QEMU raises the
- * cycles overflow from a timer, late, so fewer cycle samples arrive.
+ * cycles overflow from a timer, late, so fewer cycle samples arrive, and
+ * (counting kernel cycles too: its PMU ignores the freeze bits) more of
+ * them land outside the spin loop when the host is busy: @spin_pct, the
+ * lowest accepted percentage of samples in the loop.
  */
 static void hw_sample_count(struct __test_metadata *_metadata, __u64 config, __u64 period,
-			    unsigned int min_pct)
+			    unsigned int min_pct, unsigned int spin_pct)
 {
 	struct perf_event_attr a;
 	struct perf_event_header *h;
@@ -1932,18 +1935,18 @@ static void hw_sample_count(struct __test_metadata *_metadata, __u64 config, __u
 	ASSERT_GE(expect, 5ULL);
 	EXPECT_GE((__u64)n * 100, expect * min_pct);
 	EXPECT_LE((__u64)n, expect + 2);
-	EXPECT_GE(in_spin * 2, n);
+	EXPECT_GE(in_spin * 100, n * (int)spin_pct);
 	close_ring(fd, &r);
 }
 
 TEST(hw_instructions_period_sample_count)
 {
-	hw_sample_count(_metadata, PERF_COUNT_HW_INSTRUCTIONS, 100000, 50);
+	hw_sample_count(_metadata, PERF_COUNT_HW_INSTRUCTIONS, 100000, 50, 50);
 }
 
 TEST(hw_cycles_period_sample_count)
 {
-	hw_sample_count(_metadata, PERF_COUNT_HW_CPU_CYCLES, 100000, 10);
+	hw_sample_count(_metadata, PERF_COUNT_HW_CPU_CYCLES, 100000, 10, 25);
 }
 
 TEST(hw_freq_mode_period_varies)
