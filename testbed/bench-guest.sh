@@ -13,24 +13,7 @@ root="$dir/root"
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,bench}
 
-case "$arch" in
-x86_64) bb=/bin/busybox ;;
-ppc64le)
-	debs="$BUILD/debs"
-	bb="$debs/ppc64el/bin/busybox"
-	if [ ! -x "$bb" ]; then
-		mkdir -p "$debs"
-		(cd "$debs" && apt-get download -q busybox-static:ppc64el >/dev/null) ||
-			die "cannot download busybox-static:ppc64el (dpkg --add-architecture ppc64el; apt-get update)"
-		dpkg -x "$debs"/busybox-static_*_ppc64el.deb "$debs/ppc64el"
-	fi
-	;;
-esac
-file -L "$bb" | grep -q 'statically linked' || die "$bb is not a static busybox"
-cp "$bb" "$root/bin/busybox"
-/bin/busybox --list-full | while read -r applet; do
-	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
-done
+guest_busybox "$arch" "$root"
 cp "$TOP/testbed/bench-init.sh" "$root/init"
 chmod +x "$root/init"
 echo "root:x:0:0:root:/:/bin/sh" > "$root/etc/passwd"

@@ -15,28 +15,7 @@ root="$dir/root"
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,results,tests/perfev,tests/upstream,etc}
 
-# BusyBox: the host's for x86_64, Debian's ppc64el package for ppc64le.
-case "$arch" in
-x86_64)
-	bb=/bin/busybox
-	;;
-ppc64le)
-	debs="$BUILD/debs"
-	bb="$debs/ppc64el/bin/busybox"
-	if [ ! -x "$bb" ]; then
-		mkdir -p "$debs"
-		(cd "$debs" && apt-get download -q busybox-static:ppc64el >/dev/null) ||
-			die "cannot download busybox-static:ppc64el (dpkg --add-architecture ppc64el; apt-get update)"
-		dpkg -x "$debs"/busybox-static_*_ppc64el.deb "$debs/ppc64el"
-	fi
-	;;
-esac
-file -L "$bb" | grep -q 'statically linked' || die "$bb is not a static busybox"
-cp "$bb" "$root/bin/busybox"
-# Same BusyBox version on both arches: the host's applet list is valid for both.
-/bin/busybox --list-full | while read -r applet; do
-	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
-done
+guest_busybox "$arch" "$root"
 
 cp "$TOP/testbed/guest-init.sh" "$root/init"
 chmod +x "$root/init"
@@ -100,6 +79,7 @@ fi
 # packages and the library packages they depend on are downloaded (cached in
 # $BUILD/debs), unpacked into $BUILD/debs/ppc64el, and each binary's DT_NEEDED
 # closure is resolved there with readelf, as the guest's ld.so will.
+debs="$BUILD/debs"
 ppc_sysroot() { # PKG[=VERSION]...: unpack them and their library packages
 	local spec name p v deb
 	exec 8> "$debs/.ppc64el.lock" # one unpacker at a time (parallel TAG= runs)

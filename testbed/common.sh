@@ -81,3 +81,31 @@ run_label() { # arch impl debug
 guest_mem() { # debug
 	if [ "${1:-0}" = 1 ]; then echo 3072; else echo 1536; fi
 }
+
+# Install a static BusyBox and its applet links into the initramfs tree
+# $2: the host's for x86_64, Debian's ppc64el package (cached in
+# build/debs) for ppc64le.  The same BusyBox version on both arches, so the
+# host's applet list is valid for both.
+guest_busybox() { # arch root
+	local bb debs="$BUILD/debs"
+
+	case "$1" in
+	x86_64)
+		bb=/bin/busybox
+		;;
+	ppc64le)
+		bb="$debs/ppc64el/bin/busybox"
+		if [ ! -x "$bb" ]; then
+			mkdir -p "$debs"
+			(cd "$debs" && apt-get download -q busybox-static:ppc64el >/dev/null) ||
+				die "cannot download busybox-static:ppc64el (dpkg --add-architecture ppc64el; apt-get update)"
+			dpkg -x "$debs"/busybox-static_*_ppc64el.deb "$debs/ppc64el"
+		fi
+		;;
+	esac
+	file -L "$bb" | grep -q 'statically linked' || die "$bb is not a static busybox"
+	cp "$bb" "$2/bin/busybox"
+	/bin/busybox --list-full | while read -r applet; do
+		[ -e "$2/$applet" ] || ln -s /bin/busybox "$2/$applet"
+	done
+}
