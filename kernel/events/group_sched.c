@@ -631,8 +631,13 @@ int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *e
 	/* drivers find their PMU as event->ctx->pmu (6.1's layout) */
 	if (!ctx->pmu && event->pmu->task_ctx_nr == perf_hw_context)
 		ctx->pmu = event->pmu;
-	event->ctx = ctx;
 	event->ctx_pmu = cpmu;
+	/*
+	 * A CPU-wide event that asked for side-band records is on its CPU's
+	 * record list since it was allocated: publish the context last, the
+	 * record writers skip an event without one (records.c).
+	 */
+	smp_store_release(&event->ctx, ctx);
 	event_function_call(event, __perf_install, &emptied);
 	/* the part a moved group left, if it is empty now */
 	kfree(emptied);

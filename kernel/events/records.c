@@ -188,6 +188,13 @@ static void perf_sb_emit(enum perf_sb_kind kind, perf_sb_output_f output, void *
 	preempt_disable();
 	rcu_read_lock();
 	list_for_each_entry_rcu(event, &this_cpu_ptr(&perf_sb_cpu)->events, sb_list) {
+		/*
+		 * Listed since perf_event_alloc(), but not in a context yet
+		 * (the opener may sleep, and switch, before it installs the
+		 * event): skip it until install has published event->ctx.
+		 */
+		if (!smp_load_acquire(&event->ctx))
+			continue;
 		if (perf_sb_event_sees(event, kind))
 			output(event, rec);
 	}

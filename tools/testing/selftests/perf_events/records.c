@@ -9,7 +9,8 @@
  * build id with attr.build_id), FORK and EXIT of processes and threads
  * (pid/ppid/tid/ptid/time; a thread's EXIT names the process's parent),
  * no task records without attr.task, SWITCH (SWITCH_OUT, SWITCH_OUT_PREEMPT,
- * strict out/in alternation) and SWITCH_CPU_WIDE (next_prev_pid/tid),
+ * strict out/in alternation) and SWITCH_CPU_WIDE (next_prev_pid/tid, and
+ * no record to a CPU-wide event that is still being opened),
  * NAMESPACES (on fork and unshare; 7 dev/inode pairs equal to stat() of
  * /proc/self/ns files; EACCES unprivileged), LOST (count of dropped records
  * matches PERF_FORMAT_LOST and the event count), CGROUP (on mkdir of a
@@ -896,6 +897,90 @@ static void check_ns(struct __test_metadata *_metadata, struct rec_ns *ns, const
 		EXPECT_EQ((__u64)st.st_dev, ns->link[i].dev) TH_LOG("%s dev", ns_names[i]);
 		EXPECT_EQ((__u64)st.st_ino, ns->link[i].ino) TH_LOG("%s ino", ns_names[i]);
 	}
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct sb_churn {
+	int cpu;
+	volatile int stop;
+	int opened;
+};
+
+/* Open and close CPU-wide switch-record events on one CPU, as fast as it can. */
+static void *sb_churn_open(void *arg)
+{
+	struct sb_churn *c = arg;
+	struct perf_event_attr attr;
+	cpu_set_t set;
+	int fd;
+
+	CPU_ZERO(&set);
+	CPU_SET(c->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+	attr.disabled = 0;
+	attr.context_switch = 1;
+	attr.sample_id_all = 1;
+	attr.sample_type = PERF_SAMPLE_TID;
+	while (!c->stop) {
+		fd = perfev_open(&attr, -1, c->cpu, -1, 0);
+		if (fd >= 0) {
+			c->opened++;
+			close(fd);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A CPU-wide event that asked for switch records is listed for its CPU's
+ * records from its allocation on, but has no context until perf_event_open
+ * installs it; the opener can sleep (and switch) in between.  Two threads on
+ * one CPU open and close such events (contending the CPU context's mutex,
+ * so openers sleep there) while a third switches on that CPU: the writers
+ * must skip the half-made events.  Found by perf_fuzz (x86_64 DEBUG=1, seed
+ * 20261125): a NULL event->ctx dereference in the SWITCH record writer.
+ */
+TEST(switch_records_while_cpu_wide_events_are_opened)
+{
+	struct sb_churn c = { .cpu = 0 };
+	pthread_t t[2];
+	cpu_set_t set, orig;
+	int i, fd;
+	double end;
+
+	fd = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, -1);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	{
+		struct perf_event_attr attr;
+
+		perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+		fd = perfev_open(&attr, -1, 0, -1, 0);
+		if (fd < 0)
+			SKIP(return, "CPU-wide events need privileges");
+		close(fd);
+	}
+	sched_getaffinity(0, sizeof(orig), &orig);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, sb_churn_open, &c));
+	CPU_ZERO(&set);
+	CPU_SET(c.cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (end = mono_s() + 2; mono_s() < end;)
+		sched_yield();
+	c.stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	sched_setaffinity(0, sizeof(orig), &orig);
+	EXPECT_GT(c.opened, 100);
 }
 
 TEST(namespaces_on_fork)
