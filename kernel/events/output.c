@@ -239,10 +239,9 @@ typedef unsigned long (*perf_output_copy_fn)(void *dst, const void *src, unsigne
  * NULL skip the bytes.  Never writes past the reservation.  Returns what
  * was left uncopied.
  */
-static __always_inline unsigned int perf_output_pieces(struct perf_output_handle *handle,
-							const void *src, unsigned int len,
-							perf_output_copy_fn copy,
-							perf_copy_f custom)
+static __always_inline unsigned int
+perf_output_pieces(struct perf_output_handle *handle, const void *src, unsigned int len,
+		   perf_output_copy_fn copy, perf_copy_f custom)
 {
 	unsigned int want = min_t(unsigned long, len, handle->size);
 	unsigned int done = 0;

@@ -909,7 +909,7 @@ static double mono_s(void)
 
 struct sb_churn {
 	int cpu;
-	volatile int stop;
+	int stop;		/* set by the main thread (atomic accesses) */
 	int opened;
 };
 
@@ -929,7 +929,7 @@ static void *sb_churn_open(void *arg)
 	attr.context_switch = 1;
 	attr.sample_id_all = 1;
 	attr.sample_type = PERF_SAMPLE_TID;
-	while (!c->stop) {
+	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
 		fd = perfev_open(&attr, -1, c->cpu, -1, 0);
 		if (fd >= 0) {
 			c->opened++;
@@ -976,7 +976,7 @@ TEST(switch_records_while_cpu_wide_events_are_opened)
 	sched_setaffinity(0, sizeof(set), &set);
 	for (end = mono_s() + 2; mono_s() < end;)
 		sched_yield();
-	c.stop = 1;
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	sched_setaffinity(0, sizeof(orig), &orig);
