@@ -27,19 +27,7 @@ for f in "$bdir"/p*.c; do
 		die "benchmark $(basename "$f") does not build for $arch"
 done
 
-if [ "$arch" = x86_64 ]; then
-	perf=/usr/bin/perf_6.1
-	[ -x "$perf" ] || perf=/usr/bin/perf
-	file -L "$perf" | grep -q ELF || die "no perf ELF found (apt-get install linux-perf)"
-	cp "$perf" "$root/usr/bin/perf"
-	ldd "$perf" | awk '/=>/ {print $3} /^[[:space:]]*\// {print $1}' | while read -r lib; do
-		[ -f "$lib" ] || continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-	mkdir -p "$root/lib64"
-	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
-fi
+if [ "$arch" = x86_64 ]; then guest_host_perf "$root"; fi
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) > "$dir/initramfs.cpio"
 log "bench guest $arch: $(du -h "$dir/initramfs.cpio" | cut -f1) initramfs, $(ls "$root/bench" | wc -l) programs"

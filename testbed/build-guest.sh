@@ -60,20 +60,7 @@ for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$udir/Makefile"); do
 done
 
 # The real perf tool and its library closure (x86_64 guest only).
-if [ "$arch" = x86_64 ]; then
-	perf=/usr/bin/perf_6.1
-	[ -x "$perf" ] || perf=/usr/bin/perf
-	file -L "$perf" | grep -q ELF || die "no perf ELF found (apt-get install linux-perf)"
-	cp "$perf" "$root/usr/bin/perf"
-	ldd "$perf" | awk '/=>/ {print $3} /^[[:space:]]*\// {print $1}' | while read -r lib; do
-		[ -f "$lib" ] || continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-	# Loader at its canonical path, for the ELF interpreter field.
-	mkdir -p "$root/lib64"
-	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
-fi
+if [ "$arch" = x86_64 ]; then guest_host_perf "$root"; fi
 
 # ppc64le: Debian's ppc64el perf and PAPI tools.  ldd cannot run them, so their
 # packages and the library packages they depend on are downloaded (cached in

@@ -109,3 +109,21 @@ guest_busybox() { # arch root
 		[ -e "$2/$applet" ] || ln -s /bin/busybox "$2/$applet"
 	done
 }
+
+# Install the host's perf (Debian's linux-perf, x86_64 guests) with its
+# shared-library closure (ldd) and the loader at its canonical path into
+# the initramfs tree $1.
+guest_host_perf() { # root
+	local perf=/usr/bin/perf_6.1 lib
+
+	[ -x "$perf" ] || perf=/usr/bin/perf
+	file -L "$perf" | grep -q ELF || die "no perf ELF found (apt-get install linux-perf)"
+	cp "$perf" "$1/usr/bin/perf"
+	ldd "$perf" | awk '/=>/ {print $3} /^[[:space:]]*\// {print $1}' | while read -r lib; do
+		[ -f "$lib" ] || continue
+		mkdir -p "$1$(dirname "$lib")"
+		cp -L "$lib" "$1$lib"
+	done
+	mkdir -p "$1/lib64"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$1/lib64/"
+}
