@@ -147,12 +147,14 @@ static void dump_aux_records(struct __test_metadata *_metadata, struct aux_buf *
 		struct aux_rec *a = (void *)h;
 
 		if (h->type == PERF_RECORD_AUX)
-			TH_LOG("AUX offset %llu size %llu flags %llx", (unsigned long long)a->offset,
-			       (unsigned long long)a->size, (unsigned long long)a->flags);
+			TH_LOG("AUX offset %llu size %llu flags %llx",
+			       (unsigned long long)a->offset, (unsigned long long)a->size,
+			       (unsigned long long)a->flags);
 		else
 			TH_LOG("record type %u", h->type);
 	}
-	TH_LOG("aux_head %llu aux_tail %llu aux_size %llu", (unsigned long long)b->ring.page->aux_head,
+	TH_LOG("aux_head %llu aux_tail %llu aux_size %llu",
+	       (unsigned long long)b->ring.page->aux_head,
 	       (unsigned long long)b->ring.page->aux_tail,
 	       (unsigned long long)b->ring.page->aux_size);
 }
