@@ -6,22 +6,25 @@
 #   ARCH=x86_64|ppc64le|all  IMPL=both|new|upstream  ROUNDS=3
 #   NOBUILD=1 (boot the kernels that are built)  SCALE=1 (iterations)
 #   ONLY=p1_open,p6_scale,perf (programs to run)  ICOUNT_SHIFT=0
+#   PROFILE=1: also count the kernel instructions each function executed
+#   (testbed/profile/: out/bench/ARCH-IMPL.prof and ARCH.profile.txt)
 # Prints one table (case, upstream, ours, ratio, spread) and writes it as
 # JSON and SVG under out/bench/.
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-all} IMPL=${IMPL:-both} ROUNDS=${ROUNDS:-3} SCALE=${SCALE:-1} ONLY=${ONLY:-}
-ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}
+ICOUNT_SHIFT=${ICOUNT_SHIFT:-0} PROFILE=${PROFILE:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 case "$IMPL" in both) impls=(upstream new) ;; *) impls=("$(impl_variant "$IMPL")") ;; esac
 bdir="$OUT/bench"
 mkdir -p "$bdir"
+[ -n "$PROFILE" ] && kprof=$("$TOP/testbed/profile/build-kprof.sh")
 
 # One guest at a time, one vCPU, instruction counting: guest time is
 # 2^ICOUNT_SHIFT ns per instruction executed, and the guest never sleeps
 # (an idle vCPU jumps to its next timer).
 boot() { # arch kernel initrd log
-	local arch=$1 kernel=$2 initrd=$3 logf=$4 limit=${BENCH_TIMEOUT:-900} qemu rc
+	local arch=$1 kernel=$2 initrd=$3 logf=$4 limit=${BENCH_TIMEOUT:-900} qemu rc plugin=()
 	local cmdline="panic=-1 loglevel=4 nokaslr perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}"
 	case "$arch" in
 	x86_64)
@@ -29,9 +32,11 @@ boot() { # arch kernel initrd log
 	ppc64le)
 		qemu=(qemu-system-ppc64 -M pseries -cpu power9 -append "console=hvc0 $cmdline") ;;
 	esac
+	# the kernel half of the address space
+	[ -n "$PROFILE" ] && plugin=(-plugin "$kprof,out=${logf%.log}.prof,min=$(kernel_base "$arch")")
 	rm -f "$logf"
 	set +e
-	timeout -k 10 "$limit" "${qemu[@]}" -smp 1 -m 1536 -accel tcg \
+	timeout -k 10 "$limit" "${qemu[@]}" "${plugin[@]}" -smp 1 -m 1536 -accel tcg \
 		-icount "shift=$ICOUNT_SHIFT,sleep=off" -rtc clock=vm \
 		-nodefaults -display none -no-reboot -kernel "$kernel" -initrd "$initrd" \
 		-serial "file:$logf" -monitor none < /dev/null
@@ -41,8 +46,12 @@ boot() { # arch kernel initrd log
 	return 0
 }
 
+kernel_base() { # arch
+	case "$1" in x86_64) echo ffff800000000000 ;; ppc64le) echo c000000000000000 ;; esac
+}
+
 start=$SECONDS
-results=()
+results=() profs=()
 for arch in "${arches[@]}"; do
 	gdir="$BUILD/guest/$arch-bench"
 	"$TOP/testbed/bench-guest.sh" "$arch" "$gdir"
@@ -62,7 +71,14 @@ for arch in "${arches[@]}"; do
 		grep -a '^BENCH ' "$logf" | tr -d '\r' > "$bdir/$arch-$impl.txt"
 		log "$arch-$impl: $(wc -l < "$bdir/$arch-$impl.txt") results in $((SECONDS - t)) s"
 		results+=("$arch:$impl:$bdir/$arch-$impl.txt")
+		obj=${kernel%/arch/x86/boot/bzImage} obj=${obj%/vmlinux}
+		profs+=("$bdir/$arch-$impl.prof:$obj/System.map")
 	done
+	if [ -n "$PROFILE" ]; then
+		python3 "$TOP/testbed/profile/kprof_report.py" "${profs[@]}" > "$bdir/$arch.profile.txt"
+		log "kernel instruction profile: $bdir/$arch.profile.txt"
+	fi
+	profs=()
 done
 doc=()
 [ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
