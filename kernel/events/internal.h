@@ -32,6 +32,7 @@
 #include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 #include <asm/local.h>
+#include <asm/unaligned.h>
 
 #include "event_time.h"
 
@@ -506,6 +507,29 @@ unsigned int perf_output_copy_custom(struct perf_output_handle *handle, perf_cop
  */
 void perf_output_record(struct perf_event *event, struct perf_event_header *head,
 			size_t head_len, const void *tail, size_t tail_len, size_t tail_room);
+/*
+ * perf_output_put() of a u64-sized field, which is most of every record:
+ * stored in place, without a call, when it ends inside the current page
+ * (it may start unaligned after a raw payload: both arches store that).
+ */
+static __always_inline void __perf_output_put_u64(struct perf_output_handle *handle,
+						  const void *field)
+{
+	if (likely(handle->size >= sizeof(u64) &&
+		   offset_in_page(handle->addr) < PAGE_SIZE - sizeof(u64))) {
+		put_unaligned(get_unaligned((const u64 *)field), (u64 *)handle->addr);
+		handle->addr += sizeof(u64);
+		handle->size -= sizeof(u64);
+		return;
+	}
+	perf_output_copy(handle, field, sizeof(u64));
+}
+
+#define perf_output_put_u64(handle, x) do {				\
+	BUILD_BUG_ON(sizeof(x) != sizeof(u64));				\
+	__perf_output_put_u64((handle), &(x));				\
+} while (0)
+
 /* A sample was written: count it toward attr.wakeup_events. */
 void perf_output_count_wakeup_event(struct perf_output_handle *handle);
 /* Wake the pollers of every event writing into @event's buffer. */

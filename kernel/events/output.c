@@ -111,11 +111,34 @@ static void perf_output_lost(struct perf_buffer *rb, struct perf_event *event)
 	atomic64_inc(&perf_output_owner(event)->lost_samples);
 }
 
-struct perf_lost_record {
-	struct perf_event_header	header;
-	u64				id;
-	u64				lost;
-};
+/* Bytes of the PERF_RECORD_LOST that goes in front of the next record. */
+static unsigned int perf_lost_record_size(struct perf_event *owner)
+{
+	unsigned int size = sizeof(struct perf_event_header) + 2 * sizeof(u64);
+
+	return owner->attr.sample_id_all ? size + owner->id_header_size : size;
+}
+
+/* Write that PERF_RECORD_LOST: id, what was lost since the last one. */
+static noinline void perf_output_lost_record(struct perf_output_handle *handle,
+					     struct perf_event *owner)
+{
+	struct {
+		struct perf_event_header	header;
+		u64				id;
+		u64				lost;
+	} rec = {
+		.header.type = PERF_RECORD_LOST,
+		.header.size = sizeof(rec),
+		.id = owner->id,
+	};
+	struct perf_sample_data data;
+
+	perf_event_header__init_id(&rec.header, &data, owner);
+	rec.lost = local_xchg(&handle->rb->lost, 0);
+	perf_output_copy(handle, &rec, sizeof(rec));
+	perf_event__output_id_sample(owner, handle, &data);
+}
 
 /*
  * Reserve @size bytes for a record of @event (written forward or
@@ -129,8 +152,6 @@ static int perf_output_reserve(struct perf_output_handle *handle, struct perf_ev
 			       unsigned int size, bool backward)
 {
 	struct perf_event *owner = perf_output_owner(event);
-	struct perf_lost_record lost_rec;
-	struct perf_sample_data lost_data;
 	unsigned long head, start, tail, data_size, last;
 	struct perf_buffer *rb;
 	bool have_lost;
@@ -150,11 +171,8 @@ static int perf_output_reserve(struct perf_output_handle *handle, struct perf_ev
 	handle->flags = 0;
 
 	have_lost = local_read(&rb->lost);
-	if (unlikely(have_lost)) {
-		lost_rec.header.size = sizeof(lost_rec);
-		perf_event_header__init_id(&lost_rec.header, &lost_data, owner);
-		size += lost_rec.header.size;
-	}
+	if (unlikely(have_lost))
+		size += perf_lost_record_size(owner);
 
 	data_size = perf_rb_data_size(rb);
 	local_inc(&rb->nest);
@@ -184,14 +202,8 @@ static int perf_output_reserve(struct perf_output_handle *handle, struct perf_ev
 		local_inc(&rb->wakeup_seq);
 	}
 
-	if (unlikely(have_lost)) {
-		lost_rec.header.type = PERF_RECORD_LOST;
-		lost_rec.header.misc = 0;
-		lost_rec.id = owner->id;
-		lost_rec.lost = local_xchg(&rb->lost, 0);
-		perf_output_put(handle, lost_rec);
-		perf_event__output_id_sample(owner, handle, &lost_data);
-	}
+	if (unlikely(have_lost))
+		perf_output_lost_record(handle, owner);
 	return 0;
 
 lost:

@@ -96,17 +96,17 @@ void perf_event__output_id_sample(struct perf_event *event, struct perf_output_h
 	if (!event->attr.sample_id_all)
 		return;
 	if (type & PERF_SAMPLE_TID)
-		perf_output_put(handle, data->tid_entry);
+		perf_output_put_u64(handle, data->tid_entry);
 	if (type & PERF_SAMPLE_TIME)
-		perf_output_put(handle, data->time);
+		perf_output_put_u64(handle, data->time);
 	if (type & PERF_SAMPLE_ID)
-		perf_output_put(handle, data->id);
+		perf_output_put_u64(handle, data->id);
 	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put(handle, data->stream_id);
+		perf_output_put_u64(handle, data->stream_id);
 	if (type & PERF_SAMPLE_CPU)
-		perf_output_put(handle, data->cpu_entry);
+		perf_output_put_u64(handle, data->cpu_entry);
 	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put(handle, data->id);
+		perf_output_put_u64(handle, data->id);
 }
 
 /* ---- callchains ------------------------------------------------------------- */
@@ -159,13 +159,13 @@ static void perf_output_regs(struct perf_output_handle *handle, struct perf_regs
 	unsigned long bits = mask;
 	int bit;
 
-	perf_output_put(handle, regs->abi);
+	perf_output_put_u64(handle, regs->abi);
 	if (regs->abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return;
 	for_each_set_bit(bit, &bits, BITS_PER_LONG) {
 		u64 value = perf_reg_value(regs->regs, bit);
 
-		perf_output_put(handle, value);
+		perf_output_put_u64(handle, value);
 	}
 }
 
@@ -200,7 +200,7 @@ static void perf_output_ustack(struct perf_output_handle *handle, struct perf_sa
 	const void __user *sp;
 	unsigned int missed;
 
-	perf_output_put(handle, size);
+	perf_output_put_u64(handle, size);
 	if (!size)
 		return;
 	sp = (const void __user *)user_stack_pointer(data->regs_user.regs);
@@ -208,7 +208,7 @@ static void perf_output_ustack(struct perf_output_handle *handle, struct perf_sa
 	/* what could not be read stays in the record, unfilled */
 	perf_output_skip(handle, missed);
 	copied = size - missed;
-	perf_output_put(handle, copied);
+	perf_output_put_u64(handle, copied);
 }
 
 /* ---- addresses -------------------------------------------------------------------- */
@@ -323,9 +323,9 @@ static void perf_output_read_id_lost(struct perf_output_handle *handle,
 	u64 lost = atomic64_read(&event->lost_samples);
 
 	if (read_format & PERF_FORMAT_ID)
-		perf_output_put(handle, id);
+		perf_output_put_u64(handle, id);
 	if (read_format & PERF_FORMAT_LOST)
-		perf_output_put(handle, lost);
+		perf_output_put_u64(handle, lost);
 }
 
 /* One member of a group: value, id, lost. */
@@ -334,7 +334,7 @@ static void perf_output_read_value(struct perf_output_handle *handle, struct per
 {
 	u64 value = perf_event_count(event);
 
-	perf_output_put(handle, value);
+	perf_output_put_u64(handle, value);
 	perf_output_read_id_lost(handle, event, read_format);
 }
 
@@ -361,20 +361,20 @@ static void perf_output_read(struct perf_output_handle *handle, struct perf_samp
 		/* value, times, id, lost */
 		perf_output_read_value(handle, event, 0);
 		if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			perf_output_put(handle, enabled);
+			perf_output_put_u64(handle, enabled);
 		if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			perf_output_put(handle, running);
+			perf_output_put_u64(handle, running);
 		perf_output_read_id_lost(handle, event, read_format);
 		return;
 	}
 
 	/* nr, times, then value, id, lost of each member */
 	nr = leader->nr_siblings + 1;
-	perf_output_put(handle, nr);
+	perf_output_put_u64(handle, nr);
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		perf_output_put(handle, enabled);
+		perf_output_put_u64(handle, enabled);
 	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		perf_output_put(handle, running);
+		perf_output_put_u64(handle, running);
 	/* IRQs off: no context switch, rotation or IPI moves the group meanwhile */
 	local_irq_save(flags);
 	perf_sample_read_member(leader, event, counted);
@@ -423,7 +423,7 @@ static void perf_output_raw(struct perf_output_handle *handle, struct perf_sampl
 			u32 data;
 		} empty = { .size = sizeof(u32) };
 
-		perf_output_put(handle, empty);
+		perf_output_put_u64(handle, empty);
 		return;
 	}
 	perf_output_put(handle, raw->size);
@@ -457,12 +457,12 @@ static void perf_output_branch_stack(struct perf_output_handle *handle,
 	u64 nr = 0;
 
 	if (!(data->sample_flags & PERF_SAMPLE_BRANCH_STACK)) {
-		perf_output_put(handle, nr);
+		perf_output_put_u64(handle, nr);
 		return;
 	}
-	perf_output_put(handle, br->nr);
+	perf_output_put_u64(handle, br->nr);
 	if (branch_sample_hw_index(event))
-		perf_output_put(handle, br->hw_idx);
+		perf_output_put_u64(handle, br->hw_idx);
 	perf_output_copy(handle, br->entries, br->nr * sizeof(struct perf_branch_entry));
 }
 
@@ -544,25 +544,25 @@ void perf_output_sample(struct perf_output_handle *handle, struct perf_event_hea
 {
 	u64 type = data->type;
 
-	perf_output_put(handle, *header);
+	perf_output_put_u64(handle, *header);
 	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put(handle, data->id);
+		perf_output_put_u64(handle, data->id);
 	if (type & PERF_SAMPLE_IP)
-		perf_output_put(handle, data->ip);
+		perf_output_put_u64(handle, data->ip);
 	if (type & PERF_SAMPLE_TID)
-		perf_output_put(handle, data->tid_entry);
+		perf_output_put_u64(handle, data->tid_entry);
 	if (type & PERF_SAMPLE_TIME)
-		perf_output_put(handle, data->time);
+		perf_output_put_u64(handle, data->time);
 	if (type & PERF_SAMPLE_ADDR)
-		perf_output_put(handle, data->addr);
+		perf_output_put_u64(handle, data->addr);
 	if (type & PERF_SAMPLE_ID)
-		perf_output_put(handle, data->id);
+		perf_output_put_u64(handle, data->id);
 	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put(handle, data->stream_id);
+		perf_output_put_u64(handle, data->stream_id);
 	if (type & PERF_SAMPLE_CPU)
-		perf_output_put(handle, data->cpu_entry);
+		perf_output_put_u64(handle, data->cpu_entry);
 	if (type & PERF_SAMPLE_PERIOD)
-		perf_output_put(handle, data->period);
+		perf_output_put_u64(handle, data->period);
 	if (type & PERF_SAMPLE_READ)
 		perf_output_read(handle, data, event);
 	if (type & PERF_SAMPLE_CALLCHAIN)
@@ -577,23 +577,23 @@ void perf_output_sample(struct perf_output_handle *handle, struct perf_event_hea
 	if (type & PERF_SAMPLE_STACK_USER)
 		perf_output_ustack(handle, data);
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
-		perf_output_put(handle, data->weight.full);
+		perf_output_put_u64(handle, data->weight.full);
 	if (type & PERF_SAMPLE_DATA_SRC)
-		perf_output_put(handle, data->data_src.val);
+		perf_output_put_u64(handle, data->data_src.val);
 	if (type & PERF_SAMPLE_TRANSACTION)
-		perf_output_put(handle, data->txn);
+		perf_output_put_u64(handle, data->txn);
 	if (type & PERF_SAMPLE_REGS_INTR)
 		perf_output_regs(handle, &data->regs_intr, event->attr.sample_regs_intr);
 	if (type & PERF_SAMPLE_PHYS_ADDR)
-		perf_output_put(handle, data->phys_addr);
+		perf_output_put_u64(handle, data->phys_addr);
 	if (type & PERF_SAMPLE_CGROUP)
-		perf_output_put(handle, data->cgroup);
+		perf_output_put_u64(handle, data->cgroup);
 	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
-		perf_output_put(handle, data->data_page_size);
+		perf_output_put_u64(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
-		perf_output_put(handle, data->code_page_size);
+		perf_output_put_u64(handle, data->code_page_size);
 	if (type & PERF_SAMPLE_AUX) {
-		perf_output_put(handle, data->aux_size);
+		perf_output_put_u64(handle, data->aux_size);
 		if (data->aux_size)
 			perf_aux_sample_output(event, handle, data);
 	}
