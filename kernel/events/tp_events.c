@@ -67,8 +67,9 @@ static bool perf_tp_event_match(struct perf_event *event, void *record, struct p
 	return true;
 }
 
-static void perf_tp_deliver(struct perf_event *event, u64 count, void *record,
-			    int entry_size, struct pt_regs *regs)
+/* A sampling event's hit: the record goes into its samples as the raw payload. */
+static noinline void perf_tp_deliver_sample(struct perf_event *event, u64 count, void *record,
+					    int entry_size, struct pt_regs *regs)
 {
 	struct perf_raw_record raw = {
 		.frag = {
@@ -84,6 +85,16 @@ static void perf_tp_deliver(struct perf_event *event, u64 count, void *record,
 	data.raw = &raw;
 	data.sample_flags |= PERF_SAMPLE_RAW;
 	perf_swevent_event(event, count, &data, regs);
+}
+
+/* A counting event only counts: no sample data to set up (hot). */
+static inline void perf_tp_deliver(struct perf_event *event, u64 count, void *record,
+				   int entry_size, struct pt_regs *regs)
+{
+	if (is_sampling_event(event))
+		perf_tp_deliver_sample(event, count, record, entry_size, regs);
+	else
+		perf_swevent_event(event, count, NULL, regs);
 }
 
 /*
