@@ -7,6 +7,7 @@
 #   perfev.rounds=N   rounds per case (default 3)
 #   perfev.scale=F    iteration multiplier (default 1)
 #   perfev.only=LIST  only these programs (e.g. p1_open,p6_scale,perf)
+#   perfev.cases=LIST only these cases of them (e.g. P2.read), for profiles
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -22,6 +23,7 @@ arg() { # arg NAME DEFAULT: value of NAME= on the kernel command line
 rounds=$(arg perfev.rounds 3)
 scale=$(arg perfev.scale 1)
 only=$(arg perfev.only "")
+cases=$(arg perfev.cases "")
 
 echo "PERFEV-BENCH-START kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc) rounds=$rounds scale=$scale"
 # Sampling cases must not be throttled: raise the rate first (refused
@@ -40,7 +42,7 @@ run() { # program args...
 	p=$1
 	shift
 	start=$(cut -d' ' -f1 /proc/uptime)
-	"/bench/$p" -r "$rounds" -s "$scale" "$@" < /dev/null || echo "BENCH-FAIL $p $* rc=$?"
+	"/bench/$p" -r "$rounds" -s "$scale" ${cases:+-c "$cases"} "$@" < /dev/null || echo "BENCH-FAIL $p $* rc=$?"
 	echo "bench: $p $* ($start..$(cut -d' ' -f1 /proc/uptime) s)"
 }
 

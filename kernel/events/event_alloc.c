@@ -177,27 +177,6 @@ too_big:
 
 /* ---- record and read sizes ------------------------------------------------ */
 
-/* Bytes of a read() of an event with @read_format in a group of @nr. */
-size_t perf_read_size(u64 read_format, int nr)
-{
-	size_t per_value = sizeof(u64);
-	size_t fixed = 0;
-
-	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		fixed += sizeof(u64);
-	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		fixed += sizeof(u64);
-	if (read_format & PERF_FORMAT_ID)
-		per_value += sizeof(u64);
-	if (read_format & PERF_FORMAT_LOST)
-		per_value += sizeof(u64);
-
-	if (!(read_format & PERF_FORMAT_GROUP))
-		return fixed + per_value;
-	/* u64 nr, then one value block per member */
-	return fixed + sizeof(u64) + nr * per_value;
-}
-
 /* One u64 each: the fixed-size fields of a PERF_RECORD_SAMPLE body. */
 static const u64 perf_sample_u64_fields =
 	PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |

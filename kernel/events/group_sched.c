@@ -986,6 +986,33 @@ int perf_event_read(struct perf_event *event, bool group)
 }
 
 /*
+ * Count and times of @event with what its gone children folded into it,
+ * as last read.
+ */
+static u64 perf_event_own_total(struct perf_event *event, u64 *enabled, u64 *running)
+{
+	*enabled = event->total_time_enabled +
+		   atomic64_read(&event->child_total_time_enabled);
+	*running = event->total_time_running +
+		   atomic64_read(&event->child_total_time_running);
+	return perf_event_count(event);
+}
+
+/*
+ * @event has no live inherited children: its own total is all of it, and
+ * needs no child_mutex.  The fold that emptied the list added the child's
+ * count and times first (perf_event_fold_child()'s smp_wmb()).  A child
+ * inherited meanwhile has counted nothing yet.
+ */
+static bool perf_event_childless(struct perf_event *event)
+{
+	if (!list_empty(&event->child_list))
+		return false;
+	smp_rmb();
+	return true;
+}
+
+/*
  * Count and times of @event and its children as last read, without reading
  * the hardware again (child_mutex held).
  */
@@ -995,11 +1022,7 @@ static u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running
 	u64 total;
 
 	lockdep_assert_held(&event->child_mutex);
-	total = perf_event_count(event);
-	*enabled = event->total_time_enabled +
-		   atomic64_read(&event->child_total_time_enabled);
-	*running = event->total_time_running +
-		   atomic64_read(&event->child_total_time_running);
+	total = perf_event_own_total(event, enabled, running);
 	list_for_each_entry(child, &event->child_list, child_list) {
 		total += perf_event_count(child);
 		*enabled += child->total_time_enabled;
@@ -1014,6 +1037,8 @@ u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *ru
 	u64 total;
 
 	perf_event_read(event, false);
+	if (perf_event_childless(event))
+		return perf_event_own_total(event, enabled, running);
 	/* folded and live children under one lock: a fold is seen once */
 	mutex_lock(&event->child_mutex);
 	list_for_each_entry(child, &event->child_list, child_list)
@@ -1035,14 +1060,23 @@ void perf_group_read_values(struct perf_event *leader, u64 *values, u64 *enabled
 	 * inherited copy of it (a child leader's group holds the children
 	 * of the siblings).  child_mutex of the leader keeps the copies.
 	 */
-	mutex_lock(&leader->child_mutex);
 	perf_event_read(leader, true);
-	list_for_each_entry(child, &leader->child_list, child_list)
-		perf_event_read(child, true);
-	values[i++] = perf_event_total(leader, enabled, running);
-	mutex_unlock(&leader->child_mutex);
+	if (perf_event_childless(leader)) {
+		values[i++] = perf_event_own_total(leader, enabled, running);
+	} else {
+		mutex_lock(&leader->child_mutex);
+		list_for_each_entry(child, &leader->child_list, child_list)
+			perf_event_read(child, true);
+		values[i++] = perf_event_total(leader, enabled, running);
+		mutex_unlock(&leader->child_mutex);
+	}
 
 	for_each_sibling_event(sibling, leader) {
+		/* a member without inherited copies (most are): no mutex */
+		if (perf_event_childless(sibling)) {
+			values[i++] = perf_event_count(sibling);
+			continue;
+		}
 		mutex_lock(&sibling->child_mutex);
 		values[i++] = perf_event_total(sibling, &e, &r);
 		mutex_unlock(&sibling->child_mutex);

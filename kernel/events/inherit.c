@@ -59,6 +59,8 @@ void perf_event_fold_child(struct perf_event *child)
 		atomic64_add(perf_event_count(child), &parent->child_count);
 		atomic64_add(child->total_time_enabled, &parent->child_total_time_enabled);
 		atomic64_add(child->total_time_running, &parent->child_total_time_running);
+		/* a group read that sees the list empty sees the count too */
+		smp_wmb();
 		list_del_init(&child->child_list);
 	}
 	mutex_unlock(&parent->child_mutex);

@@ -336,7 +336,26 @@ void perf_event_put(struct perf_event *event);
 /* Release an event owned by a file or by the kernel: remove, free children. */
 int perf_event_release(struct perf_event *event);
 /* Bytes a read() with @read_format returns for a group of @nr members. */
-size_t perf_read_size(u64 read_format, int nr);
+static inline size_t perf_read_size(u64 read_format, int nr)
+{
+	size_t per_value = sizeof(u64);
+	size_t fixed = 0;
+
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		fixed += sizeof(u64);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		fixed += sizeof(u64);
+	if (read_format & PERF_FORMAT_ID)
+		per_value += sizeof(u64);
+	if (read_format & PERF_FORMAT_LOST)
+		per_value += sizeof(u64);
+
+	if (!(read_format & PERF_FORMAT_GROUP))
+		return fixed + per_value;
+	/* u64 nr, then one value block per member */
+	return fixed + sizeof(u64) + nr * per_value;
+}
+
 /* Size of a read() for @event's read_format and group; header/id sizes. */
 void perf_event__header_size(struct perf_event *event);
 void perf_event__id_header_size(struct perf_event *event);

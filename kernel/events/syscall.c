@@ -49,7 +49,7 @@ static u64 perf_event_user_id(struct perf_event *event)
 /* ---- read ---------------------------------------------------------------- */
 
 /* Append @event's [id] and [lost] at @p; returns the next slot. */
-static u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_format)
+static inline u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_format)
 {
 	if (read_format & PERF_FORMAT_ID)
 		*p++ = perf_event_user_id(event);
@@ -58,67 +58,97 @@ static u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_format)
 	return p;
 }
 
-/* Reads up to this many u64s (values and members) need no allocation. */
+/* The whole of a read() without PERF_FORMAT_GROUP: value, times, id, lost. */
+#define PERF_READ_ONE_WORDS	5
+
+static ssize_t perf_read_one(struct perf_event *event, char __user *buf, size_t size)
+{
+	u64 read_format = event->attr.read_format;
+	u64 values[PERF_READ_ONE_WORDS], *p = values;
+	u64 enabled, running;
+
+	*p++ = perf_event_read_value_locked(event, &enabled, &running);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*p++ = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*p++ = running;
+	perf_put_id_lost(p, event, read_format);
+	return copy_to_user(buf, values, size) ? -EFAULT : size;
+}
+
+/*
+ * Reads of a group up to this many u64s (the record, and the members'
+ * values apart when ids or lost counts come between them) need no
+ * allocation.
+ */
 #define PERF_READ_ONSTACK	16
 
-ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t count)
+/* { nr, times, { value, id, lost } * nr }, the group read at one instant. */
+static ssize_t perf_read_group(struct perf_event *event, char __user *buf, size_t size,
+			       int nr)
 {
 	u64 read_format = event->attr.read_format;
 	struct perf_event *leader = event->group_leader;
+	bool apart = read_format & (PERF_FORMAT_ID | PERF_FORMAT_LOST);
+	size_t words = size / sizeof(u64) + (apart ? nr : 0);
 	u64 onstack[PERF_READ_ONSTACK];
 	struct perf_event *sibling;
+	u64 *values = onstack, *member, *p;
 	u64 enabled, running;
-	u64 *values, *member, *p;
-	size_t size, words;
 	ssize_t ret;
-	int nr = 1, i = 0;
+	int i = 0;
 
-	if (read_format & PERF_FORMAT_GROUP)
-		nr += leader->nr_siblings;
-	size = perf_read_size(read_format, nr);
-	if (count < size)
-		return -ENOSPC;
-	if (event->state == PERF_EVENT_STATE_ERROR)
-		return 0;
-
-	/* the record, then one value per member */
-	words = size / sizeof(u64) + nr;
-	values = onstack;
 	if (words > PERF_READ_ONSTACK) {
 		values = kmalloc_array(words, sizeof(u64), GFP_KERNEL);
 		if (!values)
 			return -ENOMEM;
 	}
-	member = values + size / sizeof(u64);
-	p = values;
+	p = values + 1;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		p++;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		p++;
+	/* the values go in place unless ids or lost counts come between them */
+	member = apart ? values + size / sizeof(u64) : p;
 
-	/* { nr, times, { value, id, lost } * nr } or { value, times, id, lost } */
-	if (read_format & PERF_FORMAT_GROUP) {
-		/* the whole group at one instant */
-		perf_group_read_values(leader, member, &enabled, &running);
-		*p++ = nr;
-	} else {
-		*p++ = perf_event_read_value_locked(event, &enabled, &running);
-	}
+	perf_group_read_values(leader, member, &enabled, &running);
+	values[0] = nr;
+	p = values + 1;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		*p++ = enabled;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		*p++ = running;
-	if (read_format & PERF_FORMAT_GROUP) {
+	if (apart) {
 		*p++ = member[i++];
 		p = perf_put_id_lost(p, leader, read_format);
 		for_each_sibling_event(sibling, leader) {
 			*p++ = member[i++];
 			p = perf_put_id_lost(p, sibling, read_format);
 		}
-	} else {
-		perf_put_id_lost(p, event, read_format);
 	}
 
 	ret = copy_to_user(buf, values, size) ? -EFAULT : size;
 	if (values != onstack)
 		kfree(values);
 	return ret;
+}
+
+ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t count)
+{
+	u64 read_format = event->attr.read_format;
+	int nr = 1;
+	size_t size;
+
+	if (read_format & PERF_FORMAT_GROUP)
+		nr += event->group_leader->nr_siblings;
+	size = perf_read_size(read_format, nr);
+	if (count < size)
+		return -ENOSPC;
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		return 0;
+	if (read_format & PERF_FORMAT_GROUP)
+		return perf_read_group(event, buf, size, nr);
+	return perf_read_one(event, buf, size);
 }
 
 static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)

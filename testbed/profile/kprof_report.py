@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """Instructions per kernel function from kprof profiles (testbed/profile/).
 
-  kprof_report.py [--top N] [--per N] [--match RE] PROFILE:SYSTEM_MAP [PROFILE:SYSTEM_MAP]
+  kprof_report.py [--top N] [--per N | --calls FUNCTION] [--match RE]
+                  PROFILE:SYSTEM_MAP [PROFILE:SYSTEM_MAP]
 
 One profile: its functions by instructions executed.  Two (upstream's,
 then ours): both side by side and the difference, largest first.  --per
 divides by a count (e.g. the number of samples the run wrote) to give
-instructions per operation; --match keeps the functions whose name matches.
+instructions per operation; --calls divides by the calls of a function
+(one that runs once per operation); --match keeps the functions whose name matches.
 """
 import argparse
 import bisect
@@ -28,19 +30,24 @@ def load_map(path):
     return [addrs[i] for i in order], [names[i] for i in order]
 
 
-def load_profile(spec):
+def load_profile(spec, calls_of=None):
+    """Instructions per function, and the calls of @calls_of (the
+    executions of the block at its first address)."""
     prof, smap = spec.split(':', 1)
     addrs, names = load_map(smap)
-    per_fn = {}
+    per_fn, calls = {}, 0
     with open(prof) as f:
         for line in f:
             start, insns, execs = line.split()
-            i = bisect.bisect_right(addrs, int(start, 16)) - 1
+            start = int(start, 16)
+            i = bisect.bisect_right(addrs, start) - 1
             name = names[i] if i >= 0 else '?'
+            if name == calls_of and start == addrs[i]:
+                calls += int(execs)
             # compiler clones (.isra.0, .constprop.0, .cold) are their function
             name = re.sub(r'\.(isra|constprop|part|cold|llvm)\b.*$', '', name)
             per_fn[name] = per_fn.get(name, 0) + int(insns) * int(execs)
-    return per_fn
+    return per_fn, calls
 
 
 def main():
@@ -49,11 +56,17 @@ def main():
     ap.add_argument('--per', default='1',
                     help='divisor, or one per profile: COUNT[,COUNT]')
     ap.add_argument('--match', default=None)
+    ap.add_argument('--calls', default=None,
+                    help='divide by the calls of this function (e.g. perf_read)')
     ap.add_argument('profiles', nargs='+')
     args = ap.parse_args()
-    profs = [load_profile(p) for p in args.profiles]
+    loaded = [load_profile(p, args.calls) for p in args.profiles]
+    profs = [p for p, _ in loaded]
     per = [float(x) for x in args.per.split(',')]
     per += per[-1:] * (len(profs) - len(per))
+    if args.calls:
+        per = [float(c) or 1.0 for _, c in loaded]
+        print('per call of %s: %s' % (args.calls, ', '.join('%d' % c for c in per)))
     keep = re.compile(args.match) if args.match else None
     names = set().union(*profs)
     if keep:
