@@ -1008,7 +1008,7 @@ static bool perf_event_childless(struct perf_event *event)
 {
 	if (!list_empty(&event->child_list))
 		return false;
-	smp_rmb();
+	smp_rmb();	/* the folded counts after the empty list */
 	return true;
 }
 
