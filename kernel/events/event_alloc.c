@@ -279,6 +279,9 @@ DEFINE_STATIC_KEY_FALSE(perf_sched_events);
  * created at fork always finds the count non-zero, its parent counts) and
  * switched off from a work item, since the last put may come from any
  * process context and static_branch_disable() takes the hotplug lock.
+ * The work waits a second: a tool that opens and closes events in a loop
+ * (perf stat -r, PAPI) would otherwise patch the kernel text twice and
+ * wake a kworker for every event.
  */
 static atomic_t perf_sched_count = ATOMIC_INIT(0);
 static DEFINE_MUTEX(perf_sched_mutex);
@@ -291,7 +294,7 @@ static void perf_sched_events_off(struct work_struct *work)
 	mutex_unlock(&perf_sched_mutex);
 }
 
-static DECLARE_WORK(perf_sched_off_work, perf_sched_events_off);
+static DECLARE_DELAYED_WORK(perf_sched_off_work, perf_sched_events_off);
 
 void perf_sched_events_inc(void)
 {
@@ -299,7 +302,8 @@ void perf_sched_events_inc(void)
 		return;
 
 	mutex_lock(&perf_sched_mutex);
-	if (!atomic_read(&perf_sched_count))
+	/* still on when the last event went less than a second ago */
+	if (!static_key_enabled(&perf_sched_events))
 		static_branch_enable(&perf_sched_events);
 	atomic_inc(&perf_sched_count);
 	mutex_unlock(&perf_sched_mutex);
@@ -308,7 +312,7 @@ void perf_sched_events_inc(void)
 void perf_sched_events_dec(void)
 {
 	if (atomic_dec_and_test(&perf_sched_count))
-		schedule_work(&perf_sched_off_work);
+		schedule_delayed_work(&perf_sched_off_work, HZ);
 }
 
 /* ---- allocation -------------------------------------------------------- */
