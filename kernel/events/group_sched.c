@@ -324,11 +324,35 @@ static void pmu_resched(struct perf_cpu_pmu *cp)
 	pmu_resched_groups(cp, false);
 }
 
-/* Reschedule after @leader's group of @ctx arrived or was enabled. */
+/*
+ * Reschedule after @leader's group of @ctx arrived or was enabled.  A
+ * pinned group may displace flexible ones: all of them are rescheduled.
+ * A flexible one only goes after the flexible groups of its own context
+ * and of those behind it in priority order: a task's flexible group leaves
+ * everything of the CPU context as it is (as in 6.1), so that opening an
+ * event costs the same however many CPU-wide events there are.
+ */
 static void pmu_resched_for(struct perf_cpu_pmu *cp, struct perf_event_context *ctx,
 			    struct perf_event *leader)
 {
-	pmu_resched_groups(cp, !ctx->task && leader->attr.pinned);
+	bool cpu_group = !ctx->task;
+
+	if (leader->attr.pinned) {
+		pmu_resched_groups(cp, cpu_group);
+		return;
+	}
+	perf_pmu_disable(cp->pmu);
+	cpmu_sched_out(cp->task_part, true);
+	if (cp->task_part)
+		cp->task_part->rotate_necessary = false;
+	if (cpu_group) {
+		cpmu_sched_out(cp->cpu_part, true);
+		if (cp->cpu_part)
+			cp->cpu_part->rotate_necessary = false;
+		cpmu_sched_in(cp->cpu_part, cp, false);
+	}
+	cpmu_sched_in(cp->task_part, cp, false);
+	perf_pmu_enable(cp->pmu);
 }
 
 void perf_pmu_resched(struct pmu *pmu)
