@@ -632,7 +632,8 @@ TEST(open_while_the_task_switches_in_counts_while_it_runs)
 		}
 		close(fd);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec - start.tv_sec < 3);
+		/* 3 s, or up to 20 s on a host too busy to let it run a while */
+	} while (now.tv_sec - start.tv_sec < 3 || (!checked && now.tv_sec - start.tv_sec < 20));
 	EXPECT_EQ(0, runner_stop(&t));
 	TH_LOG("%lu opens, %lu checked while it ran", opens, checked);
 	EXPECT_GT(checked, 0UL);
