@@ -8,6 +8,7 @@
 #   perfev.scale=F    iteration multiplier (default 1)
 #   perfev.only=LIST  only these programs (e.g. p1_open,p6_scale,perf)
 #   perfev.cases=LIST only these cases of them (e.g. P2.read), for profiles
+#   perfev.p6=LIST    only these P6 variants (e.g. cpu:10,self:1000)
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -24,6 +25,7 @@ rounds=$(arg perfev.rounds 3)
 scale=$(arg perfev.scale 1)
 only=$(arg perfev.only "")
 cases=$(arg perfev.cases "")
+p6=$(arg perfev.p6 "")
 
 echo "PERFEV-BENCH-START kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc) rounds=$rounds scale=$scale"
 # Sampling cases must not be throttled: raise the rate first (refused
@@ -55,7 +57,9 @@ done
 if selected p6_scale; then
 	for kind in self task cpu; do
 		for n in 10 100 1000 10000; do
-			run p6_scale -u "$kind:$n"
+			case ",${p6:-$kind:$n}," in
+			*",$kind:$n,"*) run p6_scale -u "$kind:$n" ;;
+			esac
 		done
 	done
 fi

@@ -6,7 +6,7 @@
 #   ARCH=x86_64|ppc64le|all  IMPL=both|new|upstream  ROUNDS=3
 #   NOBUILD=1 (boot the kernels that are built)  SCALE=1 (iterations)
 #   ONLY=p1_open,p6_scale,perf (programs to run)  ICOUNT_SHIFT=0
-#   CASES=P2.read,... (cases of those programs)
+#   CASES=P2.read,... (cases of those programs)  P6=cpu:10,... (P6 variants)
 #   PROFILE=1: also count the kernel instructions each function executed
 #   (testbed/profile/: out/bench/ARCH-IMPL.prof and ARCH.profile.txt)
 # Prints one table (case, upstream, ours, ratio, spread) and writes it as
@@ -14,7 +14,7 @@
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-all} IMPL=${IMPL:-both} ROUNDS=${ROUNDS:-3} SCALE=${SCALE:-1} ONLY=${ONLY:-}
-ICOUNT_SHIFT=${ICOUNT_SHIFT:-0} PROFILE=${PROFILE:-} CASES=${CASES:-}
+ICOUNT_SHIFT=${ICOUNT_SHIFT:-0} PROFILE=${PROFILE:-} CASES=${CASES:-} P6=${P6:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 case "$IMPL" in both) impls=(upstream new) ;; *) impls=("$(impl_variant "$IMPL")") ;; esac
 bdir="$OUT/bench"
@@ -26,7 +26,7 @@ mkdir -p "$bdir"
 # (an idle vCPU jumps to its next timer).
 boot() { # arch kernel initrd log
 	local arch=$1 kernel=$2 initrd=$3 logf=$4 limit=${BENCH_TIMEOUT:-900} qemu rc plugin=()
-	local cmdline="panic=-1 loglevel=4 nokaslr perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}${CASES:+ perfev.cases=$CASES}"
+	local cmdline="panic=-1 loglevel=4 nokaslr perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}${CASES:+ perfev.cases=$CASES}${P6:+ perfev.p6=$P6}"
 	case "$arch" in
 	x86_64)
 		qemu=(qemu-system-x86_64 -cpu max,la57=off -append "console=ttyS0 $cmdline") ;;
@@ -82,7 +82,7 @@ for arch in "${arches[@]}"; do
 	profs=()
 done
 doc=()
-[ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY$CASES" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
+[ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY$CASES$P6" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
 python3 "$TOP/testbed/bench_report.py" --out "$bdir" --shift "$ICOUNT_SHIFT" --rounds "$ROUNDS" \
 	--wall "$((SECONDS - start))" "${doc[@]}" "${results[@]}"
 log "make bench: $((SECONDS - start)) s"

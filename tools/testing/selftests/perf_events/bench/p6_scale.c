@@ -19,11 +19,15 @@ int main(int argc, char **argv)
 	bench_parse(argc, argv);
 	pin_cpu(0);
 	unrelated_open();
-	bench_open_close("P6.open-close");
-	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, -1, 0);
-	bench_read("P6.read", fd, 1);
-	close(fd);
-	bench_pingpong("P6.ctxsw-sw1", 1, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	if (want("P6.open-close"))
+		bench_open_close("P6.open-close");
+	if (want("P6.read")) {
+		fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, -1, 0);
+		bench_read("P6.read", fd, 1);
+		close(fd);
+	}
+	if (want("P6.ctxsw-sw1"))
+		bench_pingpong("P6.ctxsw-sw1", 1, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	unrelated_close();
 	return 0;
 }
