@@ -6,6 +6,7 @@
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=1|0  DURATION=30m|600
 #   SEED=number  WORKERS=3  ROUND=20 (seconds per round)
 #   EXCLUDE=function,tracepoint,breakpoint (event kinds left out, to bisect)
+#   WEDGE=seconds without a new round before a wedged guest is stopped
 # Results: out/fuzz/<arch>-<impl>[-debug]/{console.log,verdict.txt}.
 # Exit status 0 only when every arch ran to the end with no splat, no
 # oracle failure and no hung task.
@@ -21,6 +22,29 @@ case "$DURATION" in
 *) secs=$DURATION ;;
 esac
 
+# A guest wedged by an oops (soft lockups, no progress) would run to the
+# time limit (duration + 15 min): stop it once no round has started for
+# three rounds' time plus 5 minutes; the verdict then says it did not
+# finish, with the round and seed that were running.
+watchdog() { # logf
+	local logf=$1 n last_n=0 last=$SECONDS i
+	for i in $(seq 120); do
+		pgrep -f -- "file:$logf" >/dev/null && break
+		sleep 1
+	done
+	while pgrep -f -- "file:$logf" >/dev/null; do
+		sleep 10
+		n=$(grep -ac 'fuzz: round ' "$logf" 2>/dev/null) || n=0
+		if [ "$n" != "$last_n" ]; then
+			last_n=$n last=$SECONDS
+		elif [ "$n" -gt 0 ] && [ $((SECONDS - last)) -gt "${WEDGE:-$((3 * ROUND + 300))}" ]; then
+			log "no new fuzz round for $((SECONDS - last)) s: the guest is wedged, stopping it"
+			pkill -f -- "file:$logf"
+			return
+		fi
+	done
+}
+
 rc=0
 for arch in "${arches[@]}"; do
 	label=$(run_label "$arch" "$IMPL" "$DEBUG")
@@ -30,9 +54,14 @@ for arch in "${arches[@]}"; do
 	rdir="$OUT/fuzz/$label"
 	mkdir -p "$rdir"
 	log "fuzzing $label for ${secs}s, seed $SEED, $WORKERS workers"
+	rm -f "$rdir/console.log"
+	watchdog "$rdir/console.log" &
+	wpid=$!
 	QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
 		"$rdir/console.log" $((secs + 900)) \
 		"perfev.mode=fuzz perfev.seed=$SEED perfev.duration=$secs perfev.workers=$WORKERS perfev.round=$ROUND${EXCLUDE:+ perfev.exclude=$EXCLUDE}"
+	kill "$wpid" 2>/dev/null || true
+	wait "$wpid" 2>/dev/null || true
 	python3 "$TOP/testbed/fuzz_verdict.py" "$label" "$rdir/console.log" | tee "$rdir/verdict.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 done
