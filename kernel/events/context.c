@@ -182,6 +182,7 @@ struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu
 	cpmu->pmu = pmu;
 	INIT_LIST_HEAD(&cpmu->pinned);
 	INIT_LIST_HEAD(&cpmu->flexible);
+	INIT_LIST_HEAD(&cpmu->idle);
 	INIT_LIST_HEAD(&cpmu->active);
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);

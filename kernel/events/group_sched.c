@@ -67,9 +67,23 @@ void perf_event_update_time(struct perf_event *event)
 	perf_time_update(&event->times, perf_effective_state(event), perf_event_clock_time(event));
 }
 
+/*
+ * The list of @cpmu a group waits on: pinned or flexible while its leader
+ * may run, idle while the leader is off or in error, so that scheduling
+ * walks only groups that can go on (a task with thousands of disabled
+ * events switches as fast as one without).
+ */
+static struct list_head *group_list(struct perf_ctx_pmu *cpmu, struct perf_event *leader)
+{
+	if (leader->state < PERF_EVENT_STATE_INACTIVE)
+		return &cpmu->idle;
+	return leader->attr.pinned ? &cpmu->pinned : &cpmu->flexible;
+}
+
 void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
 {
 	bool turns_on = state >= PERF_EVENT_STATE_INACTIVE;
+	bool leader = event->group_leader == event;
 	struct perf_event *sibling;
 	bool on;
 
@@ -78,11 +92,17 @@ void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
 	perf_event_update_time(event);
 	/* a leader going off or on changes what its siblings accrue */
 	on = event->state >= PERF_EVENT_STATE_INACTIVE;
-	if (event->group_leader == event && on != turns_on) {
+	if (leader && on != turns_on) {
 		list_for_each_entry(sibling, &event->sibling_list, sibling_list)
 			perf_event_update_time(sibling);
 	}
 	WRITE_ONCE(event->state, state);
+	/*
+	 * and the list its group waits on: an enabled group goes to the
+	 * tail of its list, as a new one would (6.1 keeps its place)
+	 */
+	if (leader && on != turns_on && !list_empty(&event->group_entry))
+		list_move_tail(&event->group_entry, group_list(event->ctx_pmu, event));
 }
 
 static void perf_group_update_time(struct perf_event *leader)
@@ -230,12 +250,13 @@ static int group_sched_in(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
 /* Schedule the pinned or flexible groups of one part in, on this CPU. */
 static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bool pinned)
 {
-	struct perf_event *leader;
+	struct perf_event *leader, *tmp;
 
 	if (!cpmu || !cpmu->ctx->is_active)
 		return;
 	if (pinned) {
-		list_for_each_entry(leader, &cpmu->pinned, group_entry) {
+		/* a group in ERROR leaves the list for the idle one */
+		list_for_each_entry_safe(leader, tmp, &cpmu->pinned, group_entry) {
 			if (group_sched_in(leader, cpmu, cp))
 				perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
 		}
@@ -326,7 +347,8 @@ static void pmu_resched(struct perf_cpu_pmu *cp)
 
 /*
  * Reschedule after @leader's group of @ctx arrived or was enabled.  A
- * pinned group may displace flexible ones: all of them are rescheduled.
+ * software group just goes on.  A pinned group may displace flexible ones:
+ * all of them are rescheduled.
  * A flexible one only goes after the flexible groups of its own context
  * and of those behind it in priority order: a task's flexible group leaves
  * everything of the CPU context as it is (as in 6.1), so that opening an
@@ -337,6 +359,20 @@ static void pmu_resched_for(struct perf_cpu_pmu *cp, struct perf_event_context *
 {
 	bool cpu_group = !ctx->task;
 
+	/* software groups always fit: the others stay as they are */
+	if (leader->group_caps & PERF_EV_CAP_SOFTWARE) {
+		struct perf_ctx_pmu *cpmu = leader->ctx_pmu;
+
+		if (!group_sched_in(leader, cpmu, cp))
+			return;
+		if (leader->attr.pinned) {
+			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+		} else {
+			cpmu->rotate_necessary = true;
+			perf_cpu_pmu_start_timer(cp);
+		}
+		return;
+	}
 	if (leader->attr.pinned) {
 		pmu_resched_groups(cp, cpu_group);
 		return;
@@ -551,11 +587,6 @@ void perf_pending_irq(struct irq_work *work)
 		event->pending_wakeup = 0;
 		perf_event_wakeup(event);
 	}
-}
-
-static struct list_head *group_list(struct perf_ctx_pmu *cpmu, struct perf_event *leader)
-{
-	return leader->attr.pinned ? &cpmu->pinned : &cpmu->flexible;
 }
 
 /*

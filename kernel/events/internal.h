@@ -50,6 +50,8 @@
  * perf_ctx_pmu_put() with the last one.  A group lives in the part of its
  * leader's PMU, except that a software leader with a hardware sibling puts
  * the group in the part of the hardware PMU (it is scheduled with it).
+ * Groups whose leader is off or in error wait on @idle, out of the way of
+ * the scheduling walks (group_sched.c: group_list()).
  */
 struct perf_ctx_pmu {
 	struct list_head		node;		/* in ctx->pmu_ctx_list */
@@ -57,9 +59,10 @@ struct perf_ctx_pmu {
 	struct pmu			*pmu;
 	struct list_head		pinned;		/* leaders, event->group_entry */
 	struct list_head		flexible;	/* leaders, event->group_entry */
+	struct list_head		idle;		/* leaders off or in error: not scheduled */
 	struct list_head		active;		/* leaders on the PMU, event->active_list */
 	int				nr_events;	/* events in this part, all states */
-	int				nr_groups;	/* leaders in pinned + flexible */
+	int				nr_groups;	/* leaders in pinned, flexible, idle */
 	int				nr_cgroups;	/* of those, cgroup groups */
 	int				nr_active;	/* leaders in active */
 	bool				rotate_necessary; /* a flexible group did not fit */
