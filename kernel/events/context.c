@@ -85,6 +85,9 @@ void perf_ctx_put(struct perf_event_context *ctx)
 	if (!refcount_dec_and_test(&ctx->refcount))
 		return;
 	WARN_ON_ONCE(!list_empty(&ctx->pmu_ctx_list));
+	/* a clone's reference on its root (ctx_swap.c); a root has none */
+	if (ctx->parent_ctx)
+		perf_ctx_put(ctx->parent_ctx);
 	kfree_rcu(ctx, rcu_head);
 }
 
@@ -99,11 +102,8 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task, int c
 	}
 
 	for (;;) {
-		rcu_read_lock();
-		ctx = rcu_dereference(task->perf_event_ctxp);
-		if (ctx && !perf_ctx_tryget(ctx))
-			ctx = NULL;
-		rcu_read_unlock();
+		/* no clone any more: it stays @task's (ctx_swap.c) */
+		ctx = perf_task_ctx_hold(task);
 		if (ctx)
 			break;
 
@@ -297,9 +297,15 @@ static int event_function_remote(void *info)
 
 	lockdep_assert_irqs_disabled();
 	if (task) {
-		if (task == TASK_TOMBSTONE || task != current)
-			return -EAGAIN;
 		perf_ctx_lock(cpuctx, ctx);
+		/*
+		 * Stable under ctx->lock.  Not current's (any more: exit, or
+		 * a swap gave it to another task): the caller looks again.
+		 */
+		if (ctx->task != current) {
+			perf_ctx_unlock(cpuctx, ctx);
+			return -ESRCH;
+		}
 		if (cpuctx->task_ctx != ctx) {
 			if (cpuctx->task_ctx) {
 				perf_ctx_unlock(cpuctx, ctx);

@@ -12,8 +12,8 @@
  *
  * Locking: the task's ctx->mutex around every change; inherited children
  * are folded after it is dropped (perf_event_fold_child() takes their
- * parents' child_mutex).  Contexts are never swapped between tasks, so
- * there is no clone relation to break.
+ * parents' child_mutex).  The context is no clone any more after an exec
+ * (ctx_swap.c): it stays the task's while this sleeps on its mutex.
  */
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -42,11 +42,7 @@ void perf_event_exec(void)
 	struct perf_event *event, *tmp;
 	LIST_HEAD(fold);
 
-	rcu_read_lock();
-	ctx = rcu_dereference(current->perf_event_ctxp);
-	if (ctx)
-		perf_ctx_get(ctx);
-	rcu_read_unlock();
+	ctx = perf_task_ctx_hold(current);
 	if (!ctx)
 		return;
 

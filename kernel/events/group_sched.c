@@ -541,7 +541,9 @@ void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *n
 	if (!ctx || cpuctx->task_ctx != ctx)
 		return;
 	perf_ctx_lock(cpuctx, ctx);
-	perf_ctx_sched_out(cpuctx, ctx);
+	/* a twin of @next's context stays on, for @next (ctx_swap.c) */
+	if (!perf_ctx_try_swap(ctx, prev, next))
+		perf_ctx_sched_out(cpuctx, ctx);
 	perf_ctx_unlock(cpuctx, ctx);
 }
 
@@ -558,7 +560,7 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 	 * not running did so under that lock, so either it sees the task
 	 * current now and goes through the IPI, or we see its event here.
 	 */
-	if (ctx) {
+	if (ctx && cpuctx->task_ctx != ctx) {	/* not swapped in */
 		perf_ctx_lock(cpuctx, ctx);
 		if (ctx->nr_events && ctx->task == task) {
 			/* the previous task's context went out with it (or was empty) */
@@ -624,6 +626,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 	struct perf_event *leader = event->group_leader;
 
 	perf_op_begin(cpuctx, ctx);
+	perf_ctx_changed(ctx);
 	perf_time_rebase(&event->times, perf_event_clock_time(event));
 	/* a part created after the context was scheduled in joins it now */
 	if (cpuctx && ctx->is_active) {
@@ -749,6 +752,7 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	bool resched = false;
 
 	perf_op_begin(cpuctx, ctx);
+	perf_ctx_changed(ctx);
 	if (leader == event) {
 		if (!list_empty(&event->active_list)) {
 			group_sched_out(event, cpmu);
@@ -1167,6 +1171,11 @@ void perf_sched_cb_dec(struct pmu *pmu)
 	cp = this_cpu_ptr(pmu->cpu_pmu);
 	if (!--cp->sched_cb_usage)
 		list_del(&cp->sched_cb_entry);
+}
+
+bool perf_sched_cb_active(void)
+{
+	return this_cpu_read(sched_cb_inited) && !list_empty(this_cpu_ptr(&sched_cb_list));
 }
 
 void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in)

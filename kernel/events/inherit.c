@@ -123,8 +123,12 @@ static void perf_task_ctx_detach(struct task_struct *task)
 	struct perf_cpu_context *cpuctx;
 	LIST_HEAD(fold);
 
-	/* only the task itself (exit, exec) or a failed fork gets here */
-	ctx = rcu_dereference_protected(task->perf_event_ctxp, 1);
+	/*
+	 * Only the task itself (exit) or a failed fork gets here.  No clone
+	 * any more: a swap must not hand it to another task while this
+	 * sleeps on its mutex (ctx_swap.c).
+	 */
+	ctx = perf_task_ctx_hold(task);
 	if (!ctx)
 		return;
 
@@ -145,6 +149,7 @@ static void perf_task_ctx_detach(struct task_struct *task)
 
 	perf_fold_list(&fold);
 	perf_ctx_put(ctx);			/* the task's reference */
+	perf_ctx_put(ctx);			/* perf_task_ctx_hold()'s */
 }
 
 void perf_event_exit_task(struct task_struct *child)
@@ -176,6 +181,24 @@ void perf_event_delayed_put(struct task_struct *task)
 }
 
 /* ---- fork ------------------------------------------------------------- */
+
+/*
+ * Whether a child context holding copies of all of @event's group may be
+ * swapped with its twins (ctx_swap.c): not when an event acts on its own
+ * task (SIGTRAP) or keeps per-task counts (inherit_stat).
+ */
+static bool perf_group_swappable(struct perf_event *leader)
+{
+	struct perf_event *event;
+
+	if (leader->attr.sigtrap || leader->attr.inherit_stat)
+		return false;
+	for_each_sibling_event(event, leader) {
+		if (event->attr.sigtrap || event->attr.inherit_stat)
+			return false;
+	}
+	return true;
+}
 
 static bool perf_event_inheritable(struct perf_event *event, u64 clone_flags)
 {
@@ -314,7 +337,11 @@ static int inherit_group(struct perf_event *parent_leader, struct task_struct *c
 	return 0;
 }
 
-/* Link (or, when the fork fails, discard) the members left on @pending. */
+/*
+ * Link (or, when the fork fails, discard) the members left on @pending.
+ * A member whose parent went meanwhile is discarded (its removal makes the
+ * context no copy of its parent's any more).
+ */
 static void inherit_link_pending(struct list_head *pending,
 				 struct perf_event_context *child_ctx, bool discard)
 {
@@ -327,23 +354,11 @@ static void inherit_link_pending(struct list_head *pending,
 	}
 }
 
-/* The current task's context, with a reference, or NULL. */
-static struct perf_event_context *perf_current_ctx_get(void)
-{
-	struct perf_event_context *ctx;
-
-	rcu_read_lock();
-	ctx = rcu_dereference(current->perf_event_ctxp);
-	if (ctx)
-		perf_ctx_get(ctx);
-	rcu_read_unlock();
-	return ctx;
-}
-
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
 	struct perf_event_context *parent_ctx, *child_ctx = NULL;
 	struct perf_event *leader;
+	bool clone = true;
 	LIST_HEAD(pending);
 	int ret = 0;
 
@@ -351,7 +366,8 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	mutex_init(&child->perf_event_mutex);
 	INIT_LIST_HEAD(&child->perf_event_list);
 
-	parent_ctx = perf_current_ctx_get();
+	/* pinned: it stays current's while we copy it */
+	parent_ctx = perf_task_ctx_pin(current);
 	if (!parent_ctx)
 		return 0;
 
@@ -362,8 +378,12 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	list_for_each_entry(leader, &parent_ctx->event_list, event_entry) {
 		if (!perf_event_is_leader(leader))
 			continue;
-		if (!perf_event_inheritable(leader, clone_flags))
+		if (!perf_event_inheritable(leader, clone_flags)) {
+			clone = false;
 			continue;
+		}
+		if (!perf_group_swappable(leader))
+			clone = false;
 		if (!child_ctx) {
 			child_ctx = perf_ctx_alloc(child);
 			if (!child_ctx) {
@@ -376,10 +396,13 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		if (ret)
 			break;
 	}
+	/* a copy of every event, and nothing went meanwhile: a twin */
+	if (child_ctx && !ret && clone && child_ctx->nr_events == parent_ctx->nr_events)
+		perf_ctx_mark_clone(child_ctx, parent_ctx);
 
 unlock:
 	mutex_unlock(&parent_ctx->mutex);
-	perf_ctx_put(parent_ctx);
+	perf_task_ctx_unpin(parent_ctx);
 
 	if (child_ctx) {
 		inherit_link_pending(&pending, child_ctx, ret != 0);

@@ -137,6 +137,29 @@ int perf_cpu_function_call(int cpu, remote_function_f func, void *info);
 /* Initialise every possible CPU's perf_cpu_ctx (boot, from perf_event_init). */
 void perf_contexts_init(void);
 
+/* ---- ctx_swap.c: clones of one context swapped at a context switch -- */
+/* @ctx no longer a clone: drop its root (ctx->lock held). */
+void perf_ctx_unclone(struct perf_event_context *ctx);
+/* @ctx's events changed (install, remove): a new generation, no clone. */
+void perf_ctx_changed(struct perf_event_context *ctx);
+/* Fork: @child holds a copy of every event of @parent (its mutex held). */
+void perf_ctx_mark_clone(struct perf_event_context *child,
+			 struct perf_event_context *parent);
+/* @task's context with a reference, unswappable from now on, or NULL. */
+struct perf_event_context *perf_task_ctx_hold(struct task_struct *task);
+/* @task's context with a reference, not swapped until unpinned, or NULL. */
+struct perf_event_context *perf_task_ctx_pin(struct task_struct *task);
+void perf_task_ctx_unpin(struct perf_event_context *ctx);
+/* Twins: same events, neither pinned (both locked; KUnit: ctx_swap_test.c). */
+bool perf_ctx_equivalent(struct perf_event_context *a, struct perf_event_context *b);
+/*
+ * Context switch, @ctx (@prev's, scheduled in here) locked: give it to
+ * @next and @next's equivalent context to @prev.  False if they are not
+ * twins, and nothing changed.
+ */
+bool perf_ctx_try_swap(struct perf_event_context *ctx, struct task_struct *prev,
+		       struct task_struct *next);
+
 /* ---- group_sched.c: scheduling groups in and out -------------------- */
 /* Context time now (ctx->lock held), bringing the clock up to date. */
 void perf_ctx_update_time(struct perf_event_context *ctx);
@@ -198,6 +221,8 @@ void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn f
 				 void *data);
 /* Run the sched_task callbacks of PMUs that asked for them (context switch). */
 void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in);
+/* A PMU on this CPU wants its sched_task callback (perf_sched_cb_inc()). */
+bool perf_sched_cb_active(void);
 
 static inline u64 perf_clock(void)
 {

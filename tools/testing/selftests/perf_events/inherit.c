@@ -10,7 +10,10 @@
  * without; inherit_thread (5.13+) inherits only into CLONE_THREAD children
  * and needs inherit (EINVAL otherwise); inherit_stat counts like inherit;
  * inherit with PERF_FORMAT_GROUP is allowed and the group read includes the
- * children; inherit with PERF_SAMPLE_READ is EINVAL in 6.1.
+ * children; inherit with PERF_SAMPLE_READ is EINVAL in 6.1.  A parent and
+ * child switching to each other (whose contexts 6.1 swaps instead of
+ * scheduling) count what both did, and an event opened on one of them
+ * counts that task only.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -33,6 +36,16 @@ static int open_pf_inherit(bool inherit, bool inherit_thread, bool inherit_stat)
 	attr.inherit_thread = inherit_thread;
 	attr.inherit_stat = inherit_stat;
 	return perfev_open(&attr, 0, -1, -1, 0);
+}
+
+/* A non-inherited page-faults counter on @pid, enabled. */
+static int open_pf_on(pid_t pid)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.disabled = 0;
+	return perfev_open(&attr, pid, -1, -1, 0);
 }
 
 static void touch_child_pages(void *arg)
@@ -259,6 +272,145 @@ TEST(inherit_child_not_counted_while_disabled)
 	ASSERT_EQ(0, run_child());
 	count = read_close(fd);
 	EXPECT_EQ(0ULL, count);
+}
+
+/*
+ * A forked child that ping-pongs with its parent on one CPU: both hold
+ * copies of the same inherited events, which 6.1 (and our core) may swap
+ * between the two tasks at each switch instead of scheduling them.
+ */
+struct twin {
+	int to_child[2], to_parent[2];
+	cpu_set_t saved;
+	pid_t pid;
+};
+
+/* The child: 'p' is a ping, 't' touches CHILD_PAGES pages, 'q' exits. */
+static void twin_child(struct twin *t)
+{
+	char c;
+
+	alarm(30);
+	while (read(t->to_child[0], &c, 1) == 1) {
+		if (c == 'q')
+			_exit(0);
+		if (c == 't' && perfev_touch_pages(CHILD_PAGES))
+			_exit(1);
+		if (write(t->to_parent[1], &c, 1) != 1)
+			_exit(1);
+	}
+	_exit(1);
+}
+
+static int twin_start(struct twin *t)
+{
+	if (pipe(t->to_child) || pipe(t->to_parent) || perfev_pin_here(&t->saved) < 0)
+		return -1;
+	t->pid = fork();
+	if (t->pid < 0)
+		return -1;
+	if (t->pid == 0)
+		twin_child(t);
+	return 0;
+}
+
+/* Send @cmd @n times, each answered. */
+static int twin_cmd(struct twin *t, char cmd, int n)
+{
+	char c;
+
+	while (n--) {
+		if (write(t->to_child[1], &cmd, 1) != 1 || read(t->to_parent[0], &c, 1) != 1)
+			return -1;
+	}
+	return 0;
+}
+
+static int twin_stop(struct twin *t)
+{
+	char c = 'q';
+	int status;
+
+	if (write(t->to_child[1], &c, 1) != 1 || waitpid(t->pid, &status, 0) != t->pid)
+		return -1;
+	perfev_unpin(&t->saved);
+	close(t->to_child[0]);
+	close(t->to_child[1]);
+	close(t->to_parent[0]);
+	close(t->to_parent[1]);
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/*
+ * Whichever task ends up holding which copy, the parent's fd sums what
+ * both did: page faults of each, and a switch per task per round trip.
+ */
+TEST(inherit_pingpong_twins_count_both_tasks)
+{
+	struct perf_event_attr attr;
+	__u64 faults, switches;
+	int pf, cs, rounds = 2000;
+	struct twin t;
+
+	pf = open_pf_inherit(true, false, false);
+	ASSERT_GE(pf, 0);
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	attr.disabled = 0;
+	attr.inherit = 1;
+	cs = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(cs, 0);
+	ASSERT_EQ(0, twin_start(&t));
+	ASSERT_EQ(0, twin_cmd(&t, 'p', rounds));
+	ASSERT_EQ(0, twin_cmd(&t, 't', 1));
+	ASSERT_EQ(0, twin_cmd(&t, 'p', rounds));
+	ASSERT_EQ(0, perfev_touch_pages(CHILD_PAGES));
+	/* the child is still there: its copies are summed on read */
+	ASSERT_EQ(0, perfev_read_count(pf, &faults));
+	EXPECT_GE(faults, 2ULL * CHILD_PAGES);
+	EXPECT_LT(faults, 2ULL * CHILD_PAGES + 2000);
+	ASSERT_EQ(0, twin_stop(&t));
+	/* and after it exited, folded */
+	EXPECT_GE(read_close(pf), faults);
+	switches = read_close(cs);
+	EXPECT_GE(switches, 2ULL * 2 * rounds);
+	EXPECT_LT(switches, 2ULL * 2 * rounds + 4000);
+}
+
+/*
+ * An event opened on one of two twins while they switch to each other
+ * counts that task alone: its context stops being a copy that may move to
+ * the other task.
+ */
+TEST(event_opened_on_a_pingponging_twin_counts_that_task_only)
+{
+	__u64 on_child, on_parent;
+	int inh, fc, fp;
+	struct twin t;
+
+	inh = open_pf_inherit(true, false, false);
+	ASSERT_GE(inh, 0);
+	ASSERT_EQ(0, twin_start(&t));
+	ASSERT_EQ(0, twin_cmd(&t, 'p', 1000));
+	fc = open_pf_on(t.pid);
+	ASSERT_GE(fc, 0);
+	fp = open_pf_on(0);
+	ASSERT_GE(fp, 0);
+	ASSERT_EQ(0, twin_cmd(&t, 'p', 1000));
+	/* the child faults CHILD_PAGES, the parent four times as many */
+	ASSERT_EQ(0, twin_cmd(&t, 't', 1));
+	ASSERT_EQ(0, twin_cmd(&t, 'p', 1000));
+	ASSERT_EQ(0, perfev_touch_pages(4 * CHILD_PAGES));
+	ASSERT_EQ(0, twin_cmd(&t, 'p', 1000));
+	ASSERT_EQ(0, perfev_read_count(fc, &on_child));
+	ASSERT_EQ(0, perfev_read_count(fp, &on_parent));
+	ASSERT_EQ(0, twin_stop(&t));
+	EXPECT_GE(on_child, (__u64)CHILD_PAGES);
+	EXPECT_LT(on_child, 2ULL * CHILD_PAGES);
+	EXPECT_GE(on_parent, 4ULL * CHILD_PAGES);
+	EXPECT_LT(on_parent, 5ULL * CHILD_PAGES);
+	close(fc);
+	close(fp);
+	close(inh);
 }
 
 TEST(inherit_with_sample_read_einval)
