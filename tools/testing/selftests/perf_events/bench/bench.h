@@ -15,6 +15,7 @@
 #define PERFEV_BENCH_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -58,6 +59,8 @@ const char *unrelated_suffix(void);
 void bench_open_close(const char *name);
 void bench_read(const char *name, int fd, int nr_values);
 void bench_pingpong(const char *name, int nr, __u32 type, __u64 config);
+/* The same, with @nr events the parent opened with inherit before the fork. */
+void bench_pingpong_inherit(const char *name, int nr, __u32 type, __u64 config);
 
 /* Ring buffer of a sampling event. */
 struct ring {

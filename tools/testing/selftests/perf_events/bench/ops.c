@@ -51,19 +51,25 @@ void bench_read(const char *name, int fd, int nr_values)
 	bench_time(name, do_read, &rd);
 }
 
-static void open_events(int nr, __u32 type, __u64 config, int *fds)
+static void open_events_inherit(int nr, __u32 type, __u64 config, int *fds, bool inherit)
 {
 	struct perf_event_attr attr;
 	int i;
 
 	attr_init(&attr, type, config);
 	attr.exclude_hv = 1;
+	attr.inherit = inherit;
 	for (i = 0; i < nr; i++) {
 		fds[i] = perf_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fds[i] < 0)
 			die("event %d of %d (type %u config %llu)", i, nr, type,
 			    (unsigned long long)config);
 	}
+}
+
+static void open_events(int nr, __u32 type, __u64 config, int *fds)
+{
+	open_events_inherit(nr, type, config, fds, false);
 }
 
 static void close_events(int nr, int *fds)
@@ -124,6 +130,42 @@ void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
 	close(c2p[0]);
 	close(ready[0]);
 	close(ready[1]);
+	waitpid(child, NULL, 0);
+	close_events(nr, fds);
+}
+
+void bench_pingpong_inherit(const char *name, int nr, __u32 type, __u64 config)
+{
+	int p2c[2], c2p[2], fds[64];
+	struct pingpong pp;
+	char c = 0;
+	pid_t child;
+
+	if (nr > 64)
+		die("%d events", nr);
+	/* the child gets copies of the parent's events, as under perf stat */
+	open_events_inherit(nr, type, config, fds, true);
+	if (pipe(p2c) || pipe(c2p))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (!child) {
+		close(p2c[1]);
+		close(c2p[0]);
+		while (read(p2c[0], &c, 1) == 1) {
+			if (write(c2p[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	pp.to_child = p2c[1];
+	pp.from_child = c2p[0];
+	bench_time(name, round_trip, &pp);
+	close(p2c[1]);
+	close(c2p[0]);
 	waitpid(child, NULL, 0);
 	close_events(nr, fds);
 }

@@ -6,7 +6,10 @@
  * a PMU is there, "hardware" ones: the POWER PMU (instructions) on
  * ppc64le, the test PMU perfev_test on x86_64 (4 counters, so 16 and 64
  * events multiplex).  One op = one round trip = two context switches.
- * The loop is bench_pingpong() in ops.c.
+ * The loop is bench_pingpong() in ops.c.  inherit4: 4 task-clock
+ * events the parent opened with inherit before forking its partner, so
+ * both hold copies of the same events (perf stat of a workload whose
+ * processes switch to each other): bench_pingpong_inherit().
  */
 #include <stdio.h>
 
@@ -25,6 +28,9 @@ int main(int argc, char **argv)
 		if (want(name))
 			bench_pingpong(name, nrs[i], PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	}
+	if (want("P3.ctxsw-inherit4"))
+		bench_pingpong_inherit("P3.ctxsw-inherit4", 4, PERF_TYPE_SOFTWARE,
+				       PERF_COUNT_SW_TASK_CLOCK);
 	/* "Hardware": the arch's PMU, else the test PMU. */
 #if defined(__powerpc64__)
 	type = PERF_TYPE_HARDWARE;
