@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * P8: kernel memory per event and per context, from the Slab line of
- * /proc/meminfo (the testbed kernels use SLOB: no /proc/slabinfo).
+ * /proc/meminfo.
  *   P8.mem-event       10,000 disabled task-clock events on one task (one
  *                      context), slab bytes per event;
  *   P8.mem-event+ctx   one such event on each of 1,000 sleeping tasks (1,000
  *                      task contexts), slab bytes per event and context.
  * Each round opens its 10,000 events from a fresh child, so that no
  * context grows beyond 10,000 events, and nothing is freed until the end:
- * SLOB fills the holes a freed round leaves before it takes new pages.
- * The deltas include what every open event costs outside the core
- * (struct file), the same on both cores; SLOB packs objects of different
- * sizes into shared pages, so only the ratio of the two cores is meant.
+ * the allocator would fill the holes a freed round leaves before it takes
+ * new pages.  The deltas include what every open event costs outside the
+ * core (struct file), the same on both cores, so only the ratio of the two
+ * cores is meant.
  */
 #include <signal.h>
 #include <stdio.h>
