@@ -416,9 +416,20 @@ static void perf_event_teardown(struct perf_event *event)
 		put_pid_ns(event->ns);
 }
 
+/*
+ * Events come from a cache of their own: struct perf_event is a little
+ * over 1 KiB, which kmalloc() would round up to 2 KiB.
+ */
+static struct kmem_cache *perf_event_cache;
+
+void __init perf_event_cache_init(void)
+{
+	perf_event_cache = KMEM_CACHE(perf_event, SLAB_PANIC);
+}
+
 static void perf_event_free_rcu(struct rcu_head *head)
 {
-	kfree(container_of(head, struct perf_event, rcu_head));
+	kmem_cache_free(perf_event_cache, container_of(head, struct perf_event, rcu_head));
 }
 
 /* The fields and lists of a fresh event (nothing that can fail). */
@@ -570,7 +581,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
 		return ERR_PTR(-EINVAL);
 
-	event = kzalloc_node(sizeof(*event), GFP_KERNEL, node);
+	event = kmem_cache_alloc_node(perf_event_cache, GFP_KERNEL | __GFP_ZERO, node);
 	if (!event)
 		return ERR_PTR(-ENOMEM);
 	perf_event_init_fields(event, attr, cpu, group_leader, parent_event);
@@ -611,7 +622,7 @@ err_free:
 	/* the caller takes the parent reference only on success */
 	event->parent = NULL;
 	perf_event_teardown(event);
-	kfree(event);
+	kmem_cache_free(perf_event_cache, event);
 	return ERR_PTR(err);
 }
 

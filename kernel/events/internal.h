@@ -120,6 +120,8 @@ void perf_event_ctx_unlock(struct perf_event *event, struct perf_event_context *
 struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu *pmu);
 /* Unlink an empty @cpmu from its context (ctx->lock held, on its CPU). */
 void perf_ctx_pmu_unlink_locked(struct perf_ctx_pmu *cpmu);
+/* Does @cpmu stay in its context when its last event goes? */
+bool perf_ctx_pmu_keep(struct perf_ctx_pmu *cpmu);
 /*
  * Run @func for @event on the CPU that owns its context (IPI), or locally
  * with ctx->lock held when a task context is not scheduled anywhere.
@@ -338,11 +340,13 @@ struct pmu *perf_hw_context_pmu(void);
 int perf_pmu_sysfs_init(void);
 /*
  * perf_event_init() (boot) lives in pmu_registry.c: it calls
- * perf_contexts_init(), perf_sw_pmus_init(), perf_tp_pmus_init(),
- * perf_output_init() and perf_hotplug_init().
+ * perf_event_cache_init(), perf_contexts_init(), perf_sw_pmus_init(),
+ * perf_tp_pmus_init(), perf_output_init() and perf_hotplug_init().
  */
 
 /* ---- event_alloc.c ----------------------------------------------------- */
+/* The slab cache events come from (boot). */
+void perf_event_cache_init(void);
 /* Copy and check perf_event_attr from user space (the errno rules of 6.1). */
 int perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_attr *attr);
 /*
@@ -507,6 +511,8 @@ void perf_event_fold_child(struct perf_event *child);
 int perf_swevent_init_cpu(unsigned int cpu);
 void perf_swevent_exit_cpu(unsigned int cpu);
 void perf_sw_pmus_init(void);
+/* One of the core's software PMUs (software, cpu_clock, task_clock)? */
+bool perf_pmu_is_core_sw(struct pmu *pmu);
 /* Count +@nr on @event and report any overflow (IRQs off). */
 void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_data *data,
 			struct pt_regs *regs);

@@ -367,7 +367,16 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 			goto free_percpu;
 	}
 
-	list_add_tail_rcu(&pmu->entry, &pmus);
+	/*
+	 * The software PMUs (type PERF_TYPE_SOFTWARE, and the nameless clock
+	 * PMUs that take its clock events) go first, as in 6.1: an event of
+	 * that type that the "software" PMU turns down is claimed at once by
+	 * the walk of perf_init_event().
+	 */
+	if (type == PERF_TYPE_SOFTWARE || !name)
+		list_add_rcu(&pmu->entry, &pmus);
+	else
+		list_add_tail_rcu(&pmu->entry, &pmus);
 	if (pmu->task_ctx_nr == perf_hw_context && !perf_hw_pmu)
 		WRITE_ONCE(perf_hw_pmu, pmu);
 	mutex_unlock(&pmus_lock);
@@ -549,6 +558,7 @@ void __init perf_event_init(void)
 {
 	int ret;
 
+	perf_event_cache_init();
 	perf_contexts_init();
 	perf_sw_pmus_init();
 	perf_tp_pmus_init();
