@@ -80,11 +80,17 @@ static bool perf_ctx_tryget(struct perf_event_context *ctx)
 
 void perf_ctx_put(struct perf_event_context *ctx)
 {
+	struct perf_ctx_pmu *cpmu, *tmp;
+
 	if (!ctx->task)		/* CPU contexts live forever */
 		return;
 	if (!refcount_dec_and_test(&ctx->refcount))
 		return;
-	WARN_ON_ONCE(!list_empty(&ctx->pmu_ctx_list));
+	/* only empty parts that stayed (perf_ctx_pmu_keep()) are left */
+	list_for_each_entry_safe(cpmu, tmp, &ctx->pmu_ctx_list, node) {
+		WARN_ON_ONCE(cpmu->nr_events || !perf_ctx_pmu_keep(cpmu));
+		kfree(cpmu);
+	}
 	/* a clone's reference on its root (ctx_swap.c); a root has none */
 	if (ctx->parent_ctx)
 		perf_ctx_put(ctx->parent_ctx);
@@ -195,6 +201,18 @@ struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return cpmu;
+}
+
+/*
+ * A task context keeps the part of a core software PMU when the part's
+ * last event goes, until the context is freed: those PMUs never go away,
+ * and a task that opens and closes such an event again and again (a tool
+ * polling a counter) then allocates nothing but the event.  Any other
+ * part goes with its last event: a module's PMU may be unregistered.
+ */
+bool perf_ctx_pmu_keep(struct perf_ctx_pmu *cpmu)
+{
+	return cpmu->ctx->task && perf_pmu_is_core_sw(cpmu->pmu);
 }
 
 /*

@@ -295,12 +295,15 @@ static void pmu_sched_in(struct perf_cpu_pmu *cp)
 	cpmu_sched_in(cp->task_part, cp, false);
 }
 
+/* One clock read for both contexts: they are brought to one instant. */
 static void cp_update_times(struct perf_cpu_pmu *cp)
 {
+	u64 now = perf_clock();
+
 	if (cp->cpu_part && cp->cpu_part->ctx->is_active)
-		perf_ctx_update_time(cp->cpu_part->ctx);
+		perf_ctx_clock_update(cp->cpu_part->ctx, now);
 	if (cp->task_part && cp->task_part->ctx->is_active)
-		perf_ctx_update_time(cp->task_part->ctx);
+		perf_ctx_clock_update(cp->task_part->ctx, now);
 }
 
 /*
@@ -310,14 +313,16 @@ static void cp_update_times(struct perf_cpu_pmu *cp)
  */
 static void perf_op_begin(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
 {
+	u64 now = perf_clock();
+
 	if (cpuctx) {
 		if (cpuctx->ctx.is_active)
-			perf_ctx_update_time(&cpuctx->ctx);
+			perf_ctx_clock_update(&cpuctx->ctx, now);
 		if (cpuctx->task_ctx && cpuctx->task_ctx != ctx && cpuctx->task_ctx->is_active)
-			perf_ctx_update_time(cpuctx->task_ctx);
+			perf_ctx_clock_update(cpuctx->task_ctx, now);
 	}
 	if (ctx->is_active && (!cpuctx || ctx != &cpuctx->ctx))
-		perf_ctx_update_time(ctx);
+		perf_ctx_clock_update(ctx, now);
 }
 
 /*
@@ -448,7 +453,7 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 	if (ctx->task) {
 		cpuctx->task_ctx = ctx;
 		if (cpuctx->ctx.is_active)
-			perf_ctx_update_time(&cpuctx->ctx);
+			perf_ctx_clock_update(&cpuctx->ctx, now);
 		list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
 			struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
 
@@ -514,7 +519,7 @@ void perf_cgroup_resched(struct perf_cpu_context *cpuctx)
 	now = perf_clock();
 	perf_ctx_clock_update(ctx, now);
 	if (cpuctx->task_ctx && cpuctx->task_ctx->is_active)
-		perf_ctx_update_time(cpuctx->task_ctx);
+		perf_ctx_clock_update(cpuctx->task_ctx, now);
 	/* the task's groups of such a PMU too: CPU pinned groups go first */
 	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
 		if (!cpmu->nr_cgroups)
@@ -651,7 +656,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 
 		if (from != cpmu) {
 			group_move(leader, cpmu);
-			if (!from->nr_events) {
+			if (!from->nr_events && !perf_ctx_pmu_keep(from)) {
 				perf_ctx_pmu_unlink_locked(from);
 				*emptied = from;
 			}
@@ -793,12 +798,14 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 		pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
 	/*
 	 * The part goes with its last event (not its last group: the members
-	 * of a group whose leader left with them, at exit, are still here).
+	 * of a group whose leader left with them, at exit, are still here),
+	 * unless it stays for the next one (perf_ctx_pmu_keep()).
 	 */
-	if (!--cpmu->nr_events && !WARN_ON_ONCE(!list_empty(&cpmu->active)))
-		event->ctx_pmu = NULL;	/* freed by the caller */
-	else
+	if (--cpmu->nr_events || perf_ctx_pmu_keep(cpmu) ||
+	    WARN_ON_ONCE(!list_empty(&cpmu->active)))
 		cpmu = NULL;
+	else
+		event->ctx_pmu = NULL;	/* freed by the caller */
 	if (cpmu)
 		perf_ctx_pmu_unlink_locked(cpmu);
 	/*

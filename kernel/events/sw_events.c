@@ -603,6 +603,12 @@ static struct pmu perf_task_clock_pmu = {
 	.read		= perf_clock_read,
 };
 
+bool perf_pmu_is_core_sw(struct pmu *pmu)
+{
+	return pmu == &perf_swevent_pmu || pmu == &perf_cpu_clock_pmu ||
+	       pmu == &perf_task_clock_pmu;
+}
+
 void __init perf_sw_pmus_init(void)
 {
 	perf_pmu_register(&perf_swevent_pmu, "software", PERF_TYPE_SOFTWARE);
