@@ -91,7 +91,8 @@ static long timed_ops(void (*op)(void *), void *arg, uint64_t min_ns, uint64_t *
 			op(arg);
 		n += batch;
 		t = now_ns() - t0;
-		if (t >= min_ns && n >= 5)
+		/* at least 100 ops: a slow case's round is not a handful of ops */
+		if (t >= min_ns && n >= 100)
 			break;
 		/* check the clock about every 1/64 of a round */
 		if (t < min_ns / 64)
