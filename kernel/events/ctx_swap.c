@@ -25,8 +25,8 @@
  *
  * Locking: parent_ctx, parent_gen and pin_count change under ctx->lock,
  * generation under ctx->lock and ctx->mutex.  The swap runs in the context
- * switch with the CPU context's lock, the outgoing context's lock and the
- * incoming one's (nested) held, and changes ctx->task and
+ * switch, IRQs off, with the outgoing context's lock and the incoming
+ * one's (nested) held, and changes ctx->task and
  * task->perf_event_ctxp of both: whoever holds a context's lock sees its
  * task stable.  Code that looks a task's context up in order to change it
  * (open, exit, exec) unclones it under its lock after checking ctx->task,
@@ -149,14 +149,20 @@ bool perf_ctx_try_swap(struct perf_event_context *ctx, struct task_struct *prev,
 	struct perf_event_context *next_ctx = rcu_dereference_raw(next->perf_event_ctxp);
 	bool swapped = false;
 
-	lockdep_assert_held(&ctx->lock);
+	lockdep_assert_irqs_disabled();
 	/* most contexts are no clone, nor a root with a clone running next */
-	if (!next_ctx || (!ctx->parent_ctx && !READ_ONCE(next_ctx->parent_ctx)))
+	if (!next_ctx || (!READ_ONCE(ctx->parent_ctx) && !READ_ONCE(next_ctx->parent_ctx)))
 		return false;
 	/* a PMU that wants to see the switch (LBR call stacks) sees it */
 	if (perf_sched_cb_active())
 		return false;
 
+	/*
+	 * Not the CPU context's lock: nothing of this CPU changes, and
+	 * whoever else looks at the context on this CPU does so with IRQs
+	 * off here, or under ctx->lock.
+	 */
+	raw_spin_lock(&ctx->lock);
 	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
 	if (ctx->task == prev && next_ctx->task == next && !next_ctx->is_active &&
 	    perf_ctx_equivalent(ctx, next_ctx)) {
@@ -168,5 +174,6 @@ bool perf_ctx_try_swap(struct perf_event_context *ctx, struct task_struct *prev,
 		swapped = true;
 	}
 	raw_spin_unlock(&next_ctx->lock);
+	raw_spin_unlock(&ctx->lock);
 	return swapped;
 }

@@ -545,10 +545,11 @@ void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *n
 	perf_pmu_sched_task(prev, next, false);
 	if (!ctx || cpuctx->task_ctx != ctx)
 		return;
-	perf_ctx_lock(cpuctx, ctx);
 	/* a twin of @next's context stays on, for @next (ctx_swap.c) */
-	if (!perf_ctx_try_swap(ctx, prev, next))
-		perf_ctx_sched_out(cpuctx, ctx);
+	if (perf_ctx_try_swap(ctx, prev, next))
+		return;
+	perf_ctx_lock(cpuctx, ctx);
+	perf_ctx_sched_out(cpuctx, ctx);
 	perf_ctx_unlock(cpuctx, ctx);
 }
 

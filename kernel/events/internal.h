@@ -155,7 +155,7 @@ void perf_task_ctx_unpin(struct perf_event_context *ctx);
 /* Twins: same events, neither pinned (both locked; KUnit: ctx_swap_test.c). */
 bool perf_ctx_equivalent(struct perf_event_context *a, struct perf_event_context *b);
 /*
- * Context switch, @ctx (@prev's, scheduled in here) locked: give it to
+ * Context switch, IRQs off, @ctx (@prev's) scheduled in here: give it to
  * @next and @next's equivalent context to @prev.  False if they are not
  * twins, and nothing changed.
  */
