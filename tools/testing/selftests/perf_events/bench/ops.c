@@ -91,8 +91,13 @@ static void round_trip(void *arg)
 		die("ping-pong");
 }
 
-/* The caller is pinned on CPU 0 (pin_cpu). */
-void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
+/*
+ * Ping-pong with @nr events per task: each task's own (the child opens its
+ * events, then says it is ready), or with @inherit the parent's, opened
+ * before the fork, so that the child holds copies of them.  The caller is
+ * pinned on CPU 0 (pin_cpu).
+ */
+static void pingpong(const char *name, int nr, __u32 type, __u64 config, bool inherit)
 {
 	int p2c[2], c2p[2], ready[2], fds[64];
 	struct pingpong pp;
@@ -101,6 +106,8 @@ void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
 
 	if (nr > 64)
 		die("%d events", nr);
+	if (inherit)
+		open_events_inherit(nr, type, config, fds, true);
 	if (pipe(p2c) || pipe(c2p) || pipe(ready))
 		die("pipe");
 	child = fork();
@@ -109,7 +116,8 @@ void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
 	if (!child) {
 		close(p2c[1]);
 		close(c2p[0]);
-		open_events(nr, type, config, fds);
+		if (!inherit)
+			open_events(nr, type, config, fds);
 		if (write(ready[1], &c, 1) != 1)
 			_exit(1);
 		while (read(p2c[0], &c, 1) == 1) {
@@ -120,7 +128,8 @@ void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
 	}
 	close(p2c[0]);
 	close(c2p[1]);
-	open_events(nr, type, config, fds);
+	if (!inherit)
+		open_events(nr, type, config, fds);
 	if (read(ready[0], &c, 1) != 1)
 		die("child not ready");
 	pp.to_child = p2c[1];
@@ -134,38 +143,12 @@ void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
 	close_events(nr, fds);
 }
 
+void bench_pingpong(const char *name, int nr, __u32 type, __u64 config)
+{
+	pingpong(name, nr, type, config, false);
+}
+
 void bench_pingpong_inherit(const char *name, int nr, __u32 type, __u64 config)
 {
-	int p2c[2], c2p[2], fds[64];
-	struct pingpong pp;
-	char c = 0;
-	pid_t child;
-
-	if (nr > 64)
-		die("%d events", nr);
-	/* the child gets copies of the parent's events, as under perf stat */
-	open_events_inherit(nr, type, config, fds, true);
-	if (pipe(p2c) || pipe(c2p))
-		die("pipe");
-	child = fork();
-	if (child < 0)
-		die("fork");
-	if (!child) {
-		close(p2c[1]);
-		close(c2p[0]);
-		while (read(p2c[0], &c, 1) == 1) {
-			if (write(c2p[1], &c, 1) != 1)
-				_exit(1);
-		}
-		_exit(0);
-	}
-	close(p2c[0]);
-	close(c2p[1]);
-	pp.to_child = p2c[1];
-	pp.from_child = c2p[0];
-	bench_time(name, round_trip, &pp);
-	close(p2c[1]);
-	close(c2p[0]);
-	waitpid(child, NULL, 0);
-	close_events(nr, fds);
+	pingpong(name, nr, type, config, true);
 }
