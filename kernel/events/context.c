@@ -73,7 +73,7 @@ void perf_ctx_get(struct perf_event_context *ctx)
 		refcount_inc(&ctx->refcount);
 }
 
-static bool perf_ctx_tryget(struct perf_event_context *ctx)
+bool perf_ctx_tryget(struct perf_event_context *ctx)
 {
 	return !ctx->task || refcount_inc_not_zero(&ctx->refcount);
 }

@@ -86,7 +86,7 @@ static struct perf_event_context *perf_task_ctx_lock(struct task_struct *task)
 	for (;;) {
 		rcu_read_lock();
 		ctx = rcu_dereference(task->perf_event_ctxp);
-		if (ctx && !refcount_inc_not_zero(&ctx->refcount))
+		if (ctx && !perf_ctx_tryget(ctx))
 			ctx = NULL;
 		rcu_read_unlock();
 		if (!ctx)

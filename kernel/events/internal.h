@@ -105,6 +105,8 @@ typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuct
 struct perf_event_context *perf_ctx_alloc(struct task_struct *task);
 void perf_ctx_get(struct perf_event_context *ctx);
 void perf_ctx_put(struct perf_event_context *ctx);
+/* A reference unless @ctx is on its way out (refcount zero). */
+bool perf_ctx_tryget(struct perf_event_context *ctx);
 /*
  * The context an event for (@task, @cpu) goes into, with a reference:
  * @task's (created on first use) or CPU @cpu's.  ERR_PTR on failure.
