@@ -24,9 +24,11 @@ mkdir -p "$bdir"
 # One guest at a time, one vCPU, instruction counting: guest time is
 # 2^ICOUNT_SHIFT ns per instruction executed, and the guest never sleeps
 # (an idle vCPU jumps to its next timer).
+# KUnit suites do not run in benchmark guests (the filter matches none):
+# they would only add to a PROFILE=1 profile of the kernel.
 boot() { # arch kernel initrd log
 	local arch=$1 kernel=$2 initrd=$3 logf=$4 limit=${BENCH_TIMEOUT:-900} qemu rc plugin=()
-	local cmdline="panic=-1 loglevel=4 nokaslr perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}${CASES:+ perfev.cases=$CASES}${P6:+ perfev.p6=$P6}"
+	local cmdline="panic=-1 loglevel=4 nokaslr norandmaps kunit.filter_glob=none-at-boot perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}${CASES:+ perfev.cases=$CASES}${P6:+ perfev.p6=$P6}"
 	case "$arch" in
 	x86_64)
 		qemu=(qemu-system-x86_64 -cpu max,la57=off -append "console=ttyS0 $cmdline") ;;

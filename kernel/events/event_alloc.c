@@ -657,7 +657,13 @@ void perf_event_ref(struct perf_event *event)
 
 void perf_event_put(struct perf_event *event)
 {
-	might_sleep();
+	/*
+	 * Any put may be the last one, which sleeps: catch callers that
+	 * cannot sleep in debug kernels, without adding a voluntary
+	 * preemption point to every put in the others.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP))
+		might_sleep();
 	if (atomic_long_dec_and_test(&event->refcount))
 		perf_free_event(event);
 }

@@ -313,16 +313,24 @@ static void cp_update_times(struct perf_cpu_pmu *cp)
  */
 static void perf_op_begin(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx)
 {
-	u64 now = perf_clock();
+	struct perf_event_context *active[3];
+	int nr = 0;
+	u64 now;
 
 	if (cpuctx) {
 		if (cpuctx->ctx.is_active)
-			perf_ctx_clock_update(&cpuctx->ctx, now);
+			active[nr++] = &cpuctx->ctx;
 		if (cpuctx->task_ctx && cpuctx->task_ctx != ctx && cpuctx->task_ctx->is_active)
-			perf_ctx_clock_update(cpuctx->task_ctx, now);
+			active[nr++] = cpuctx->task_ctx;
 	}
 	if (ctx->is_active && (!cpuctx || ctx != &cpuctx->ctx))
-		perf_ctx_clock_update(ctx, now);
+		active[nr++] = ctx;
+	/* no clock to read for contexts that are out (a new or exited task's) */
+	if (!nr)
+		return;
+	now = perf_clock();
+	while (nr--)
+		perf_ctx_clock_update(active[nr], now);
 }
 
 /*
@@ -536,6 +544,21 @@ void perf_cgroup_resched(struct perf_cpu_context *cpuctx)
 
 /* ---- context switch ------------------------------------------------------ */
 
+/* PMUs of this CPU that asked for a sched_task callback (perf_sched_cb_inc()) */
+static DEFINE_PER_CPU(struct list_head, sched_cb_list);
+static DEFINE_PER_CPU(int, sched_cb_inited);
+
+static void __perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next,
+				  bool sched_in);
+
+/* Run the sched_task callbacks of PMUs that asked for them (context switch). */
+static __always_inline void perf_pmu_sched_task(struct task_struct *prev,
+						struct task_struct *next, bool sched_in)
+{
+	if (this_cpu_read(sched_cb_inited) && !list_empty(this_cpu_ptr(&sched_cb_list)))
+		__perf_pmu_sched_task(prev, next, sched_in);
+}
+
 void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *next)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
@@ -676,10 +699,14 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 		pmu_resched_for(this_cpu_ptr(cpmu->pmu->cpu_pmu), ctx, event->group_leader);
 }
 
-int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
+/*
+ * Before @ctx sees @event: its part of @ctx for the event's PMU (the only
+ * step that can fail, before anything is changed), and event->ctx.
+ */
+static int perf_install_prepare(struct perf_event_context *ctx, struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
-	struct perf_ctx_pmu *emptied = NULL, *cpmu;
+	struct perf_ctx_pmu *cpmu;
 	struct pmu *pmu = event->pmu;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -688,7 +715,6 @@ int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *e
 		if (is_software_event(event))
 			pmu = leader->ctx_pmu->pmu;
 	}
-	/* the only step that can fail, before anything is changed */
 	cpmu = perf_ctx_pmu_get(ctx, pmu);
 	if (!cpmu)
 		return -ENOMEM;
@@ -702,8 +728,35 @@ int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *e
 	 * record writers skip an event without one (records.c).
 	 */
 	smp_store_release(&event->ctx, ctx);
+	return 0;
+}
+
+int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
+{
+	struct perf_ctx_pmu *emptied = NULL;
+	int err;
+
+	err = perf_install_prepare(ctx, event);
+	if (err)
+		return err;
 	event_function_call(event, __perf_install, &emptied);
 	/* the part a moved group left, if it is empty now */
+	kfree(emptied);
+	return 0;
+}
+
+int perf_install_in_new_ctx(struct perf_event_context *ctx, struct perf_event *event)
+{
+	struct perf_ctx_pmu *emptied = NULL;
+	int err;
+
+	err = perf_install_prepare(ctx, event);
+	if (err)
+		return err;
+	/* nothing runs @ctx and nothing else sees it: no cross-CPU call */
+	raw_spin_lock_irq(&ctx->lock);
+	__perf_install(event, NULL, ctx, &emptied);
+	raw_spin_unlock_irq(&ctx->lock);
 	kfree(emptied);
 	return 0;
 }
@@ -838,6 +891,35 @@ void perf_remove_from_context(struct perf_event *event, unsigned long flags)
 		kfree(cpmu);
 	}
 	event->ctx_pmu = NULL;
+}
+
+void perf_ctx_remove_all_exit(struct perf_event_context *ctx, struct list_head *out)
+{
+	struct perf_event *event, *tmp;
+	struct perf_ctx_pmu *cpmu, *next;
+	LIST_HEAD(emptied);
+
+	lockdep_assert_held(&ctx->mutex);
+	raw_spin_lock_irq(&ctx->lock);
+	WARN_ON_ONCE(ctx->task != TASK_TOMBSTONE || ctx->is_active);
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		unsigned long flags = DETACH_EXIT;
+
+		/* a child folds into its parent alone; a group of the task stays whole */
+		if (event->parent)
+			flags |= DETACH_GROUP;
+		cpmu = event->ctx_pmu;
+		__perf_remove(event, NULL, ctx, (void *)flags);
+		/* the part it emptied is unlinked: its node is free to collect it */
+		if (!event->ctx_pmu)
+			list_add(&cpmu->node, &emptied);
+		event->ctx_pmu = NULL;
+		list_add_tail(&event->migrate_entry, out);
+	}
+	raw_spin_unlock_irq(&ctx->lock);
+
+	list_for_each_entry_safe(cpmu, next, &emptied, node)
+		kfree(cpmu);
 }
 
 /* ---- enable and disable --------------------------------------------------- */
@@ -1152,8 +1234,6 @@ void perf_group_read_values(struct perf_event *leader, u64 *values, u64 *enabled
 
 /* ---- sched_task callbacks --------------------------------------------------- */
 
-static DEFINE_PER_CPU(struct list_head, sched_cb_list);
-static DEFINE_PER_CPU(int, sched_cb_inited);
 
 void perf_sched_cb_inc(struct pmu *pmu)
 {
@@ -1186,13 +1266,12 @@ bool perf_sched_cb_active(void)
 	return this_cpu_read(sched_cb_inited) && !list_empty(this_cpu_ptr(&sched_cb_list));
 }
 
-void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in)
+static void __perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next,
+				  bool sched_in)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_cpu_pmu *cp;
 
-	if (!this_cpu_read(sched_cb_inited))
-		return;
 	list_for_each_entry(cp, this_cpu_ptr(&sched_cb_list), sched_cb_entry) {
 		if (!cp->pmu->sched_task)
 			continue;

@@ -9,10 +9,12 @@
  * fork that failed), perf_event_delayed_put() and perf_event_fold_child().
  *
  * Locking: fork holds the forking task's ctx->mutex while it walks the
- * groups, and takes the private child context's mutex (nested) only
- * around each install.  A child is linked on its top-level parent's
- * child_list under that parent's child_mutex, after it is installed, and
- * never while holding the child context's mutex; when that parent is not
+ * groups, and the new child context's mutex (nested) while it copies them
+ * all into it: nothing else can see that context until a copy is linked
+ * to its parent, so the copies go in directly, without cross-CPU calls.
+ * A child is linked on its top-level parent's child_list under that
+ * parent's child_mutex once every copy is installed, and never while
+ * holding the child context's mutex; when that parent is not
  * in the forking context (a grandchild), only after the forking ctx->mutex
  * is dropped too, since the parent's release may hold its child_mutex
  * while it waits for the forking context's mutex.  Whoever unlinks a child
@@ -34,20 +36,18 @@
 /* ---- exit ------------------------------------------------------------- */
 
 /*
- * @child has left (or leaves here) its context: add its final count and
- * times to its parent and unlink it.  Called without any ctx->mutex or
- * child_mutex held, with a reference on @child that is dropped here.
+ * @child has left its context (perf_event_detach_exit()): add its final
+ * count and times to its parent and unlink it.  Called without any
+ * ctx->mutex or child_mutex held, with a reference on @child that is
+ * dropped here.
  */
 void perf_event_fold_child(struct perf_event *child)
 {
 	struct perf_event *parent = child->parent;
-	struct perf_event_context *ctx;
 	bool linked;
 
-	ctx = perf_event_ctx_lock(child);
-	perf_remove_from_context(child, DETACH_GROUP | DETACH_EXIT);
-	perf_event_ctx_unlock(child, ctx);
-
+	/* its totals are final only once it is out (and nothing puts it back) */
+	WARN_ON_ONCE(READ_ONCE(child->attach_state) & PERF_ATTACH_CONTEXT);
 	if (WARN_ON_ONCE(!parent)) {
 		perf_event_put(child);
 		return;
@@ -95,11 +95,19 @@ void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
 static void perf_ctx_detach_events(struct perf_event_context *ctx, struct list_head *fold)
 {
 	struct perf_event *event, *tmp;
+	LIST_HEAD(gone);
 
-	lockdep_assert_held(&ctx->mutex);
-	/* a group of the task stays whole: its members are read together */
-	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry)
-		perf_event_detach_exit(event, fold, 0);
+	perf_ctx_remove_all_exit(ctx, &gone);
+	list_for_each_entry_safe(event, tmp, &gone, migrate_entry) {
+		if (event->parent) {
+			/* before ctx->mutex goes: a parent's release waits for it */
+			perf_event_ref(event);
+			list_move_tail(&event->migrate_entry, fold);
+		} else {
+			list_del_init(&event->migrate_entry);
+			perf_event_wakeup(event);
+		}
+	}
 }
 
 static void perf_fold_list(struct list_head *fold)
@@ -213,8 +221,9 @@ static bool perf_event_inheritable(struct perf_event *event, u64 clone_flags)
 }
 
 /*
- * Clone @parent_event into @child_ctx (not yet linked to its parent).
- * An enabled parent gives an INACTIVE child, anything else an OFF one.
+ * Clone @parent_event into @child_ctx (not yet linked to its parent; its
+ * mutex held).  An enabled parent gives an INACTIVE child, anything else
+ * an OFF one.
  */
 static struct perf_event *inherit_event(struct perf_event *parent_event,
 					struct task_struct *child,
@@ -248,9 +257,7 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 		event->state = PERF_EVENT_STATE_OFF;
 
 	perf_ctx_get(child_ctx);		/* the event's, handed over by install */
-	mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
-	err = perf_install_in_context(child_ctx, event, event->cpu);
-	mutex_unlock(&child_ctx->mutex);
+	err = perf_install_in_new_ctx(child_ctx, event);
 	if (err) {
 		perf_ctx_put(child_ctx);
 		perf_free_event(event);
@@ -262,10 +269,21 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 /* Take an unlinked child out of its (private) context and free it. */
 static void inherit_discard(struct perf_event *event, struct perf_event_context *child_ctx)
 {
-	mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
+	mutex_lock(&child_ctx->mutex);
 	perf_remove_from_context(event, DETACH_GROUP | DETACH_DEAD);
 	mutex_unlock(&child_ctx->mutex);
 	perf_event_put(event);
+}
+
+/* Discard the events on @list (by event->migrate_entry), last first. */
+static void inherit_discard_list(struct list_head *list, struct perf_event_context *child_ctx)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe_reverse(event, tmp, list, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		inherit_discard(event, child_ctx);
+	}
 }
 
 /*
@@ -287,69 +305,66 @@ static bool inherit_link(struct perf_event *event)
 }
 
 /*
- * Clone the group of @parent_leader into @child_ctx, all members or none.
- * Members whose parent lives in @parent_ctx (held) are linked now; the
- * others (grandchildren of their top-level parent, whose child_mutex must
- * not be taken under a ctx->mutex it may wait for) go on @pending for
- * inherit_link_pending() once @parent_ctx is unlocked.
+ * Clone the group of @parent_leader into @child_ctx (its mutex held), its
+ * members added to @members (by migrate_entry) as they are made: on an
+ * error the caller discards what is there, this group's part included.
  */
 static int inherit_group(struct perf_event *parent_leader, struct task_struct *child,
-			 struct perf_event_context *child_ctx,
-			 struct perf_event_context *parent_ctx, struct list_head *pending)
+			 struct perf_event_context *child_ctx, struct list_head *members)
 {
-	struct perf_event *leader, *sub, *event, *tmp;
-	LIST_HEAD(members);
-	LIST_HEAD(dead);
+	struct perf_event *leader, *sub, *event;
 
 	leader = inherit_event(parent_leader, child, child_ctx, NULL);
 	if (IS_ERR(leader))
 		return PTR_ERR(leader);
-	list_add_tail(&leader->migrate_entry, &members);
+	list_add_tail(&leader->migrate_entry, members);
 
 	list_for_each_entry(sub, &parent_leader->sibling_list, sibling_list) {
 		event = inherit_event(sub, child, child_ctx, leader);
-		if (IS_ERR(event)) {
-			/* nothing is linked yet: the group is still ours alone */
-			list_for_each_entry_safe_reverse(sub, tmp, &members, migrate_entry) {
-				list_del_init(&sub->migrate_entry);
-				inherit_discard(sub, child_ctx);
-			}
+		if (IS_ERR(event))
 			return PTR_ERR(event);
-		}
-		list_add_tail(&event->migrate_entry, &members);
-	}
-
-	/*
-	 * Once linked, a member may be removed and freed by its parent's
-	 * release at any time: take it off our list before linking it.
-	 */
-	list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
-		list_del_init(&event->migrate_entry);
-		if (READ_ONCE(event->parent->ctx) != parent_ctx)
-			list_add_tail(&event->migrate_entry, pending);
-		else if (!inherit_link(event))
-			list_add_tail(&event->migrate_entry, &dead);
-	}
-	list_for_each_entry_safe(event, tmp, &dead, migrate_entry) {
-		list_del_init(&event->migrate_entry);
-		inherit_discard(event, child_ctx);
+		list_add_tail(&event->migrate_entry, members);
 	}
 	return 0;
 }
 
 /*
- * Link (or, when the fork fails, discard) the members left on @pending.
- * A member whose parent went meanwhile is discarded (its removal makes the
- * context no copy of its parent's any more).
+ * Link the events on @members to their parents (@parent_ctx's mutex held).
+ * Those whose parent lives in @parent_ctx are linked now; the others
+ * (grandchildren of their top-level parent, whose child_mutex must not be
+ * taken under a ctx->mutex it may wait for) go on @pending, and those
+ * whose parent is being released on @dead.  Once linked, a member may be
+ * removed and freed by its parent's release at any time: it is taken off
+ * @members before it is linked.
+ */
+static void inherit_link_members(struct list_head *members,
+				 struct perf_event_context *parent_ctx,
+				 struct list_head *pending, struct list_head *dead)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, members, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		if (READ_ONCE(event->parent->ctx) != parent_ctx)
+			list_add_tail(&event->migrate_entry, pending);
+		else if (!inherit_link(event))
+			list_add_tail(&event->migrate_entry, dead);
+	}
+}
+
+/*
+ * Link the members left on @pending (no ctx->mutex held).  A member whose
+ * parent went meanwhile is discarded (its removal makes the context no
+ * copy of its parent's any more).
  */
 static void inherit_link_pending(struct list_head *pending,
-				 struct perf_event_context *child_ctx, bool discard)
+				 struct perf_event_context *child_ctx)
 {
 	struct perf_event *event, *tmp;
 
 	list_for_each_entry_safe(event, tmp, pending, migrate_entry) {
 		list_del_init(&event->migrate_entry);
-		if (discard || !inherit_link(event))
+		if (!inherit_link(event))
 			inherit_discard(event, child_ctx);
 	}
 }
@@ -358,8 +373,10 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
 	struct perf_event_context *parent_ctx, *child_ctx = NULL;
 	struct perf_event *leader;
-	bool clone = true;
+	LIST_HEAD(members);
 	LIST_HEAD(pending);
+	LIST_HEAD(dead);
+	bool clone = true;
 	int ret = 0;
 
 	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
@@ -390,22 +407,33 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 				ret = -ENOMEM;
 				break;
 			}
+			/* held for the whole copy, which nothing else sees yet */
+			mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
 		}
 		/* a group that cannot follow fails the fork, pinned or not (6.1) */
-		ret = inherit_group(leader, child, child_ctx, parent_ctx, &pending);
+		ret = inherit_group(leader, child, child_ctx, &members);
 		if (ret)
 			break;
 	}
+	if (!child_ctx)
+		goto unlock;
 	/* a copy of every event, and nothing went meanwhile: a twin */
-	if (child_ctx && !ret && clone && child_ctx->nr_events == parent_ctx->nr_events)
+	if (!ret && clone && child_ctx->nr_events == parent_ctx->nr_events)
 		perf_ctx_mark_clone(child_ctx, parent_ctx);
+	/* parents' child_mutex is never taken under a child's ctx->mutex */
+	mutex_unlock(&child_ctx->mutex);
+	if (ret)
+		list_splice_init(&members, &dead);
+	else
+		inherit_link_members(&members, parent_ctx, &pending, &dead);
 
 unlock:
 	mutex_unlock(&parent_ctx->mutex);
 	perf_task_ctx_unpin(parent_ctx);
 
 	if (child_ctx) {
-		inherit_link_pending(&pending, child_ctx, ret != 0);
+		inherit_discard_list(&dead, child_ctx);
+		inherit_link_pending(&pending, child_ctx);
 		/* the child is not running: nobody else looks at its pointer */
 		rcu_assign_pointer(child->perf_event_ctxp, child_ctx);
 		if (ret || !READ_ONCE(child_ctx->nr_events))

@@ -179,6 +179,11 @@ void perf_pending_irq(struct irq_work *work);
  * the event's PMU could not be allocated.
  */
 int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu);
+/*
+ * The same, into a context that no task runs and nobody else can see yet
+ * (a forking child's, before fork links its first event to its parent).
+ */
+int perf_install_in_new_ctx(struct perf_event_context *ctx, struct perf_event *event);
 
 #define DETACH_GROUP	0x01UL	/* break the group: siblings become leaders */
 #define DETACH_EXIT	0x02UL	/* the task exits: state EXIT */
@@ -223,8 +228,6 @@ void perf_cpmu_rotate(struct perf_cpu_pmu *cp);
 typedef void (*perf_group_fn)(struct perf_event *leader, void *data);
 void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn fn,
 				 void *data);
-/* Run the sched_task callbacks of PMUs that asked for them (context switch). */
-void perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next, bool sched_in);
 /* A PMU on this CPU wants its sched_task callback (perf_sched_cb_inc()). */
 bool perf_sched_cb_active(void);
 
@@ -502,6 +505,14 @@ void perf_event_detach_rb(struct perf_event *event);
 void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
 			    unsigned long flags);
 /*
+ * Task exit: take every event out of @ctx (ctx->mutex held; no task runs
+ * it any more: TASK_TOMBSTONE, scheduled out) in one hold of ctx->lock,
+ * in state EXIT.  Inherited children leave their groups (they fold into
+ * their parents); the task's own groups stay whole, to be read together.
+ * The events go on @out by migrate_entry.
+ */
+void perf_ctx_remove_all_exit(struct perf_event_context *ctx, struct list_head *out);
+/*
  * Fold a child's count and times into its parent; child leaves its ctx
  * and its parent's child_list (unless the parent's release unlinked it
  * first).  No ctx->mutex or child_mutex held; drops the caller's
@@ -637,6 +648,29 @@ u32 perf_event_task_nr(struct perf_event *event, struct task_struct *task, enum 
 /* ---- records.c: side-band records ----------------------------------------------- */
 /* attach_state: the event asked for side-band records (records.c counts it). */
 #define PERF_ATTACH_SIDEBAND	0x4000
+/* The side-band records an event may ask for (records.c). */
+enum perf_sb_kind {
+	PERF_SB_COMM,
+	PERF_SB_MMAP,		/* any of mmap, mmap2, mmap_data */
+	PERF_SB_BUILD_ID,
+	PERF_SB_TASK,		/* FORK/EXIT: task, comm or any mmap */
+	PERF_SB_NAMESPACES,
+	PERF_SB_SWITCH,
+	PERF_SB_CGROUP,
+	PERF_SB_KSYMBOL,
+	PERF_SB_BPF,
+	PERF_SB_TEXT_POKE,
+	PERF_SB_NR,
+};
+
+/* Events alive that asked for each kind: read on hot paths before any work. */
+extern atomic_t perf_sb_count[PERF_SB_NR];
+
+static inline bool perf_sb_wanted(enum perf_sb_kind kind)
+{
+	return atomic_read(&perf_sb_count[kind]);
+}
+
 /* Boot: the per-CPU lists of CPU-wide events that asked for records. */
 void perf_output_init(void);
 /* A new event that asks for records is counted (and listed if CPU-wide). */
@@ -645,7 +679,15 @@ void perf_sideband_detach(struct perf_event *event);
 /* current exits: PERF_RECORD_EXIT, while its events are still attached. */
 void perf_record_exit(struct task_struct *task);
 /* Context switch (IRQs off): @task goes out for @other, or comes in after it. */
-void perf_record_switch(struct task_struct *task, struct task_struct *other, bool in);
+void __perf_record_switch(struct task_struct *task, struct task_struct *other, bool in);
+
+static inline void perf_record_switch(struct task_struct *task, struct task_struct *other,
+				      bool in)
+{
+	if (perf_sb_wanted(PERF_SB_SWITCH))
+		__perf_record_switch(task, other, in);
+}
+
 #ifdef CONFIG_CGROUP_PERF
 /* A cgroup came online: PERF_RECORD_CGROUP. */
 void perf_record_cgroup(struct cgroup *cgrp);

@@ -44,21 +44,7 @@
 
 /* ---- who wants what ------------------------------------------------------ */
 
-enum perf_sb_kind {
-	PERF_SB_COMM,
-	PERF_SB_MMAP,		/* any of mmap, mmap2, mmap_data */
-	PERF_SB_BUILD_ID,
-	PERF_SB_TASK,		/* FORK/EXIT: task, comm or any mmap */
-	PERF_SB_NAMESPACES,
-	PERF_SB_SWITCH,
-	PERF_SB_CGROUP,
-	PERF_SB_KSYMBOL,
-	PERF_SB_BPF,
-	PERF_SB_TEXT_POKE,
-	PERF_SB_NR,
-};
-
-static atomic_t perf_sb_count[PERF_SB_NR];
+atomic_t perf_sb_count[PERF_SB_NR];
 
 struct perf_sb_list {
 	spinlock_t		lock;		/* writers of events */
@@ -93,11 +79,6 @@ static unsigned long perf_sb_kinds(const struct perf_event_attr *attr)
 	if (attr->text_poke)
 		kinds |= BIT(PERF_SB_TEXT_POKE);
 	return kinds;
-}
-
-static bool perf_sb_wanted(enum perf_sb_kind kind)
-{
-	return atomic_read(&perf_sb_count[kind]);
 }
 
 static void perf_sb_account(struct perf_event *event, int delta)
@@ -558,12 +539,10 @@ static void perf_switch_output(struct perf_event *event, void *arg)
  * Context switch, in the scheduler (IRQs off): @task goes out for @other,
  * still runnable if it was preempted, or comes in after @other.
  */
-void perf_record_switch(struct task_struct *task, struct task_struct *other, bool in)
+void __perf_record_switch(struct task_struct *task, struct task_struct *other, bool in)
 {
 	struct perf_switch_rec rec = { .other = other };
 
-	if (!perf_sb_wanted(PERF_SB_SWITCH))
-		return;
 	if (!in) {
 		rec.misc = PERF_RECORD_MISC_SWITCH_OUT;
 		/* still on the run queue: preempted, not blocked */

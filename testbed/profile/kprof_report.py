@@ -9,12 +9,31 @@ One profile: its functions by instructions executed.  Two (upstream's,
 then ours): both side by side and the difference, largest first.  --per
 divides by a count (e.g. the number of samples the run wrote) to give
 instructions per operation; --calls divides by the calls of a function
-(one that runs once per operation); --match keeps the functions whose name matches.
+(one that runs once per operation); --match keeps the functions whose name matches;
+--defined-in keeps the functions defined in some object files, one glob per
+profile (e.g. build/obj/ARCH-upstream/kernel/events/*.o for the perf core).
 """
 import argparse
 import bisect
+import glob
 import re
+import subprocess
 import sys
+
+
+def defined_in(pattern):
+    """Names of the functions defined in the object files @pattern matches."""
+    files = sorted(glob.glob(pattern))
+    if not files:
+        sys.exit('kprof_report: no object file matches %s' % pattern)
+    out = subprocess.run(['nm', '--defined-only'] + files, capture_output=True,
+                         text=True, check=True).stdout
+    names = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in 'tTwW':
+            names.add(re.sub(r'\.(isra|constprop|part|cold|llvm)\b.*$', '', f[2]))
+    return names
 
 
 def load_map(path):
@@ -32,22 +51,28 @@ def load_map(path):
 
 def load_profile(spec, calls_of=None):
     """Instructions per function, and the calls of @calls_of (the
-    executions of the block at its first address)."""
+    executions of its entry block: the one at its first address, or on
+    ppc64 the local entry point 8 bytes in, which calls from inside the
+    kernel use)."""
     prof, smap = spec.split(':', 1)
     addrs, names = load_map(smap)
-    per_fn, calls = {}, 0
+    per_fn = {}
+    entry = {}			# offset of a block near the entry -> executions
     with open(prof) as f:
         for line in f:
             start, insns, execs = line.split()
             start = int(start, 16)
             i = bisect.bisect_right(addrs, start) - 1
             name = names[i] if i >= 0 else '?'
-            if name == calls_of and start == addrs[i]:
-                calls += int(execs)
+            if name == calls_of and start - addrs[i] <= 8:
+                off = start - addrs[i]
+                entry[off] = entry.get(off, 0) + int(execs)
             # compiler clones (.isra.0, .constprop.0, .cold) are their function
             name = re.sub(r'\.(isra|constprop|part|cold|llvm)\b.*$', '', name)
             per_fn[name] = per_fn.get(name, 0) + int(insns) * int(execs)
-    return per_fn, calls
+    # both entries are blocks of their own only when both are called
+    return per_fn, sum(entry.values()) if len(entry) > 1 and 0 in entry and 8 in entry \
+        else entry[min(entry)] if entry else 0
 
 
 def main():
@@ -58,6 +83,8 @@ def main():
     ap.add_argument('--match', default=None)
     ap.add_argument('--calls', default=None,
                     help='divide by the calls of this function (e.g. perf_read)')
+    ap.add_argument('--defined-in', default=None,
+                    help='object file glob, or one per profile: GLOB[,GLOB]')
     ap.add_argument('profiles', nargs='+')
     args = ap.parse_args()
     loaded = [load_profile(p, args.calls) for p in args.profiles]
@@ -68,6 +95,13 @@ def main():
         per = [float(c) or 1.0 for _, c in loaded]
         print('per call of %s: %s' % (args.calls, ', '.join('%d' % c for c in per)))
     keep = re.compile(args.match) if args.match else None
+    if args.defined_in:
+        globs = args.defined_in.split(',')
+        globs += globs[-1:] * (len(profs) - len(globs))
+        for prof, pattern in zip(profs, globs):
+            own = defined_in(pattern)
+            for n in [n for n in prof if n not in own]:
+                del prof[n]
     names = set().union(*profs)
     if keep:
         names = {n for n in names if keep.search(n)}
