@@ -80,10 +80,16 @@ TEST(group_clock_siblings_read_together)
 	__u64 buf[8], diff;
 	int leader, sib;
 
-	leader = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, rf, false, -1);
+	/*
+	 * Both start with the leader's enable: a sibling opened into a
+	 * running group would count from its own open, which a debug kernel
+	 * under TCG can make milliseconds later.
+	 */
+	leader = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, rf, true, -1);
 	ASSERT_GE(leader, 0);
 	sib = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, rf, false, leader);
 	ASSERT_GE(sib, 0);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
 	perfev_burn(1000000);
 	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(4 * 8, read(sib, buf, sizeof(buf)));
