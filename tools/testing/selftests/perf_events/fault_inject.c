@@ -10,7 +10,10 @@
  * allocated too) and a group member are tried.  The same for mmap() of a
  * ring buffer, with a failing slab allocation and, separately, a failing
  * page allocation (fail_page_alloc, single pages included): ENOMEM and no
- * buffer left behind, or the buffer asked for.  Leaks are kmemleak's to
+ * buffer left behind, or the buffer asked for.  And fork() of a task with
+ * inherited events (a group among them), failing at each of its slab
+ * allocations: ENOMEM with the parent's events counting on, or a child
+ * whose counts fold into them.  Leaks are kmemleak's to
  * report (the debug kernel scans after the suite).
  *
  * Needs CONFIG_FAILSLAB / CONFIG_FAIL_PAGE_ALLOC with
@@ -32,6 +35,7 @@
 #define FAILSLAB	"/sys/kernel/debug/failslab"
 #define FAIL_PAGE_ALLOC	"/sys/kernel/debug/fail_page_alloc"
 #define MAX_NTH		200
+#define MAX_NTH_FORK	1000	/* a fork allocates for the mm, files, signals... */
 
 static int write_str(const char *path, const char *val)
 {
@@ -282,8 +286,70 @@ static int try_mmap_nth(int nth)
 	return reached ? TRY_COUNTS : TRY_NOT_REACHED;
 }
 
+/* Inherited, enabled, on the calling task; -1 on error. */
+static int open_inherited(__u64 config, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
+	attr.disabled = 0;
+	attr.inherit = 1;
+	return perfev_open(&attr, 0, -1, group_fd, 0);
+}
+
+/*
+ * In a fresh process holding inherited events (a group of two and a
+ * single one): fork() with the @nth slab allocation of the fork failing,
+ * in the perf core's copy of the events or anywhere else.  A failed fork
+ * is ENOMEM and leaves the parent's events counting; a child that was
+ * made counts into them (its faults fold in at its exit).
+ */
+static int try_fork_nth(int nth)
+{
+	int leader, member, single, fail_fd, err, status;
+	__u64 before, after, m_before, m_after;
+	bool reached;
+	pid_t pid;
+
+	leader = open_inherited(PERF_COUNT_SW_TASK_CLOCK, -1);
+	member = leader < 0 ? -1 : open_inherited(PERF_COUNT_SW_PAGE_FAULTS, leader);
+	single = open_inherited(PERF_COUNT_SW_PAGE_FAULTS, -1);
+	if (member < 0 || single < 0 || perfev_read_count(single, &before) ||
+	    perfev_read_count(member, &m_before))
+		return TRY_SETUP;
+	fail_fd = arm_nth(nth);
+	if (fail_fd < 0)
+		return TRY_SETUP;
+	pid = fork();
+	if (pid == 0) {
+		/* the child's own allocations fail no more */
+		close(arm_nth(0));
+		perfev_touch_pages(8);
+		_exit(0);
+	}
+	err = errno;
+	reached = disarm_nth(fail_fd);
+	if (pid < 0) {
+		if (!reached)
+			return TRY_FAILED_UNREACHED;
+		if (err != ENOMEM)
+			return TRY_BAD_ERRNO;
+		perfev_touch_pages(4);
+		if (perfev_read_count(single, &after) || after < before + 4 ||
+		    perfev_read_count(member, &m_after) || m_after < m_before + 4)
+			return TRY_DEAD_EVENT;
+		return TRY_CLEAN_FAIL;
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return TRY_SETUP;
+	if (perfev_read_count(single, &after) || after < before + 8 ||
+	    perfev_read_count(member, &m_after) || m_after < m_before + 8)
+		return TRY_DEAD_EVENT;
+	return reached ? TRY_COUNTS : TRY_NOT_REACHED;
+}
+
 /* What one try does with its failing allocation. */
-enum try_kind { TRY_OPEN_FIRST, TRY_OPEN_MEMBER, TRY_MMAP };
+enum try_kind { TRY_OPEN_FIRST, TRY_OPEN_MEMBER, TRY_MMAP, TRY_FORK };
 
 static int run_try(int nth, enum try_kind kind)
 {
@@ -292,8 +358,11 @@ static int run_try(int nth, enum try_kind kind)
 
 	if (pid < 0)
 		return -1;
-	if (pid == 0)
+	if (pid == 0) {
+		if (kind == TRY_FORK)
+			_exit(try_fork_nth(nth));
 		_exit(kind == TRY_MMAP ? try_mmap_nth(nth) : try_nth(nth, kind == TRY_OPEN_MEMBER));
+	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
@@ -304,7 +373,9 @@ static void every_failure_is_clean(struct __test_metadata *_metadata, enum try_k
 {
 	int nth, ret = TRY_CLEAN_FAIL, failed = 0;
 
-	for (nth = 1; nth <= MAX_NTH; nth++) {
+	int max = kind == TRY_FORK ? MAX_NTH_FORK : MAX_NTH;
+
+	for (nth = 1; nth <= max; nth++) {
 		ret = run_try(nth, kind);
 		if (ret == TRY_NOT_REACHED)
 			break;
@@ -312,7 +383,7 @@ static void every_failure_is_clean(struct __test_metadata *_metadata, enum try_k
 			TH_LOG("allocation %d: result %d", nth, ret);
 		failed += ret == TRY_CLEAN_FAIL;
 	}
-	EXPECT_EQ(TRY_NOT_REACHED, ret) TH_LOG("more than %d allocations", MAX_NTH);
+	EXPECT_EQ(TRY_NOT_REACHED, ret) TH_LOG("more than %d allocations", max);
 	/* the call does allocate, so some failure must have been seen */
 	EXPECT_GT(failed, 0);
 	TH_LOG("%d allocations tried, %d failed the call", nth - 1, failed);
@@ -331,6 +402,17 @@ TEST_F(failslab, group_member_fails_cleanly_at_every_allocation)
 TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
 {
 	every_failure_is_clean(_metadata, TRY_MMAP);
+}
+
+/*
+ * A fork of a task with inherited events (a group among them): wherever
+ * its allocations fail, in the copy of the events or elsewhere in the
+ * fork, the fork fails with ENOMEM, nothing of the half-made child's
+ * events stays behind and the parent's events count on.
+ */
+TEST_F(failslab, fork_with_inherited_events_fails_cleanly_at_every_allocation)
+{
+	every_failure_is_clean(_metadata, TRY_FORK);
 }
 
 /* The buffer's pages: each one that cannot be had fails the mmap cleanly. */
