@@ -1232,8 +1232,7 @@ void perf_group_read_values(struct perf_event *leader, u64 *values, u64 *enabled
 	}
 }
 
-/* ---- sched_task callbacks --------------------------------------------------- */
-
+/* ---- sched_task callbacks (their list is with the context switch) ------------ */
 
 void perf_sched_cb_inc(struct pmu *pmu)
 {
