@@ -36,7 +36,7 @@
 /* ---- exit ------------------------------------------------------------- */
 
 /*
- * @child has left its context (perf_event_detach_exit()): add its final
+ * @child has left its context (exit or remove_on_exec): add its final
  * count and times to its parent and unlink it.  Called without any
  * ctx->mutex or child_mutex held, with a reference on @child that is
  * dropped here.

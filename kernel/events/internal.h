@@ -500,7 +500,7 @@ void perf_event_detach_rb(struct perf_event *event);
  * held): an inherited child goes on @fold, with a reference, for
  * perf_event_fold_child() once the mutex is dropped; any other event stays
  * readable in state EXIT and its pollers are woken.  @flags: DETACH_GROUP
- * to break its group (remove_on_exec), 0 to keep it (exit).
+ * to break its group (remove_on_exec); exit uses perf_ctx_remove_all_exit().
  */
 void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
 			    unsigned long flags);
