@@ -110,20 +110,29 @@ guest_busybox() { # arch root
 	done
 }
 
-# Install the host's perf (Debian's linux-perf, x86_64 guests) with its
-# shared-library closure (ldd) and the loader at its canonical path into
-# the initramfs tree $1.
-guest_host_perf() { # root
-	local perf=/usr/bin/perf_6.1 lib
+# Install a host binary as $1/usr/bin/$3 with its shared-library closure (ldd).
+guest_host_binary() { # root path name
+	local lib
 
-	[ -x "$perf" ] || perf=/usr/bin/perf
-	file -L "$perf" | grep -q ELF || die "no perf ELF found (apt-get install linux-perf)"
-	cp "$perf" "$1/usr/bin/perf"
-	ldd "$perf" | awk '/=>/ {print $3} /^[[:space:]]*\// {print $1}' | while read -r lib; do
+	cp "$2" "$1/usr/bin/$3"
+	ldd "$2" | awk '/=>/ {print $3} /^[[:space:]]*\// {print $1}' | while read -r lib; do
 		[ -f "$lib" ] || continue
 		mkdir -p "$1$(dirname "$lib")"
 		cp -L "$lib" "$1$lib"
 	done
+}
+
+# Install the host's perf (Debian's linux-perf, x86_64 guests) and objdump
+# (binutils: perf annotate and perf test "Object code reading" run it) with
+# their libraries and the loader at its canonical path into the initramfs
+# tree $1.
+guest_host_perf() { # root
+	local perf=/usr/bin/perf_6.1
+
+	[ -x "$perf" ] || perf=/usr/bin/perf
+	file -L "$perf" | grep -q ELF || die "no perf ELF found (apt-get install linux-perf)"
+	guest_host_binary "$1" "$perf" perf
+	guest_host_binary "$1" /usr/bin/objdump objdump
 	mkdir -p "$1/lib64"
 	cp -L /lib64/ld-linux-x86-64.so.2 "$1/lib64/"
 }

@@ -6,6 +6,7 @@
 #   perfev.mode=check|demo|fuzz|shell
 #   perfev.suites=perfev,upstream,perftest,papi   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
+#   perfev.skip=NAME,NAME                    (all perfev binaries but these)
 #   perfev.seed= perfev.duration= perfev.workers= perfev.round=
 #   perfev.exclude=function,tracepoint,breakpoint                 (fuzz mode)
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
@@ -25,6 +26,7 @@ arg() { # arg NAME DEFAULT: value of NAME= on the kernel command line
 mode=$(arg perfev.mode check)
 suites=$(arg perfev.suites perfev,upstream,perftest,papi)
 only=$(arg perfev.tests "")
+skip=$(arg perfev.skip "")
 
 echo "PERFEV-GUEST-START mode=$mode kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc)"
 
@@ -39,7 +41,8 @@ run_binary() { # suite path
 	echo "perfev: $1/$name rc=$rc ($start..$end s)"
 }
 
-selected() { # name: in perfev.tests, or no filter
+selected() { # name: in perfev.tests (or no such list) and not in perfev.skip
+	case ",$skip," in *",$1,"*) return 1 ;; esac
 	[ -z "$only" ] && return 0
 	case ",$only," in *",$1,"*) return 0 ;; esac
 	return 1

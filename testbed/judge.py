@@ -186,6 +186,7 @@ def kunit_results(lines):
 
 def main():
     arch, impl, logf, expected, outdir = sys.argv[1:6]
+    label = sys.argv[6] if len(sys.argv) > 6 else f"{arch}-{impl}"
     lines = open(logf, errors="replace").readlines()
     blocks, rcs, done, outside = parse_blocks(lines)
     rules = load_expected(expected, impl)
@@ -252,10 +253,10 @@ def main():
         print(f"  {r}")
     per_suite = ", ".join(f"{s} {sum(1 for r in res if r[1] == 'pass')}/{len(res)}"
                           for s, res in sorted(results.items()))
-    print(f"  {arch}-{impl}: {per_suite}")
+    print(f"  {label}: {per_suite}")
     with open(os.path.join(outdir, "summary"), "w") as f:
         f.write(f"{npass} {nfail} {nskip}\n")
-    print(f"{arch}-{impl}: {npass} passed, {nfail} failed, {nskip} skipped")
+    print(f"{label}: {npass} passed, {nfail} failed, {nskip} skipped")
     return 1 if nfail else 0
 
 

@@ -10,10 +10,22 @@ mem=${QEMU_MEM:-1536}
 cmdline="panic=-1 loglevel=4 $extra"
 case "$arch" in
 x86_64)
+	# The testbed's QEMU (testbed/qemu/README.md).  X86_PMU=arch (default):
+	# an Intel CPU with the architectural PMU of its tcg-pmu model; the
+	# model name carries a frequency because perf reads the TSC rate of an
+	# Intel CPU from it.  X86_PMU=none: -cpu max as Debian's QEMU has it,
+	# no PMU (the perfev_test PMU stands in).
 	# la57=off: with 5-level paging, 6.1's identify_cpu() briefly clears
 	# X86_FEATURE_LA57 at boot and KASAN then reports an interrupt's
 	# irq_desc lock as a wild access (seen once under DEBUG=1).
-	qemu=(qemu-system-x86_64 -cpu max,la57=off -smp 2,sockets=2 -m "$mem"
+	cpu=max,la57=off
+	case "${X86_PMU:-arch}" in
+	arch) cpu="$cpu,vendor=GenuineIntel,tcg-pmu=on,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz" ;;
+	none) ;;
+	*) die "X86_PMU=$X86_PMU: arch or none" ;;
+	esac
+	qemu=("${QEMU_X86:-$("$TOP/testbed/qemu/build-qemu.sh")}" -L /usr/share/seabios -L /usr/share/qemu
+	      -cpu "$cpu" -smp 2,sockets=2 -m "$mem"
 	      -append "console=ttyS0 $cmdline")
 	;;
 ppc64le)

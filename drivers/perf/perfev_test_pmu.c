@@ -37,6 +37,8 @@
  * state needs no lock.  event_init only reads the group under construction.
  */
 #include <linux/bitops.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
@@ -623,11 +625,39 @@ static struct pmu ptp_uncore_pmu = {
 	.read		= ptp_uncore_read,
 };
 
+/*
+ * perf_hw_context holds one PMU: where the CPU has a real one (x86_64 on the
+ * testbed's QEMU with tcg-pmu=on), "perfev_test" steps aside and the tests
+ * that need it skip; "perfev_uncore" has no task context and always
+ * registers.  Probe with a kernel counter of the generic hardware type.
+ */
+static bool __init ptp_hw_pmu_exists(void)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.size		= sizeof(attr),
+		.config		= PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled	= 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, cpumask_first(cpu_online_mask),
+						 NULL, NULL, NULL);
+	if (IS_ERR(event))
+		return false;
+	perf_event_release_kernel(event);
+	return true;
+}
+
 static int __init ptp_init(void)
 {
 	struct hrtimer *timer;
 	int cpu, i, ret;
 
+	if (ptp_hw_pmu_exists()) {
+		pr_info("perfev_test: the CPU has a hardware PMU, not registering\n");
+		return perf_pmu_register(&ptp_uncore_pmu, "perfev_uncore", -1);
+	}
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < PTP_NR_COUNTERS; i++) {
 			timer = &per_cpu_ptr(&ptp_cpu, cpu)->ctr[i].overflow;

@@ -1955,7 +1955,7 @@ TEST(hw_freq_mode_period_varies)
 	struct perf_event_header *h;
 	struct perfev_ring r;
 	struct sample s;
-	__u64 first = 0, max = 0;
+	__u64 first = 0, min = ~0ULL, max = 0;
 	int fd, n = 0;
 
 	if (!perfev_have_hw())
@@ -1978,11 +1978,22 @@ TEST(hw_freq_mode_period_varies)
 			first = s.period;
 		if (s.period > max)
 			max = s.period;
+		if (s.period < min)
+			min = s.period;
 		n++;
 	}
 	ASSERT_GE(n, 2);
-	/* Starts at period 1, then the kernel raises it towards 1000/s. */
-	EXPECT_EQ(1ULL, first);
+	/*
+	 * The core starts a frequency event at period 1, then raises it
+	 * towards 1000 samples/s.  A driver may start it elsewhere: 6.1's
+	 * Intel driver starts from an estimate (intel_pmu_freq_start_period():
+	 * 1 GHz, 1 IPC, half idle), then the core adapts it.  Either way
+	 * the period moves, and it ends far above 1.
+	 */
+	TH_LOG("first period %llu, min %llu, max %llu over %d samples",
+	       (unsigned long long)first, (unsigned long long)min,
+	       (unsigned long long)max, n);
+	EXPECT_NE(min, max);
 	EXPECT_GT(max, 1000ULL);
 	close_ring(fd, &r);
 }
