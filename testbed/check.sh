@@ -14,10 +14,8 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 # x86_64 boots twice: with the architectural PMU of the testbed's QEMU
 # (testbed/qemu/README.md), every suite; and without a PMU, where the
 # test-only perfev_test PMU registers, the perfev binaries that need it
-# (TESTPMU_TESTS).  fuzz_smoke runs there only: with the PMU, its seeds
-# drive 6.1 (upstream's core too) into a recursive page fault in an ftrace
-# trampoline (testbed/qemu/README.md, "Known problems").
-TESTPMU_TESTS=constraints,aux,cgroup,fuzz_smoke
+# (TESTPMU_TESTS).
+TESTPMU_TESTS=constraints,aux,cgroup
 
 # boot_tests LIST: the perfev binaries of LIST that TESTS also asks for
 boot_tests() {
@@ -46,8 +44,6 @@ for arch in "${arches[@]}"; do
 			[ -n "$tests" ] || continue
 			label="$label-testpmu" pmu=none
 			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests kunit.filter_glob=none-at-boot"
-		elif [ "$arch" = x86_64 ]; then
-			args="$args perfev.skip=fuzz_smoke"
 		fi
 		rdir="$OUT/results/$label${TAG:+-$TAG}"
 		mkdir -p "$rdir"

@@ -3,7 +3,8 @@
 # make run: build the kernel (ARCH=x86_64|ppc64le|all, IMPL, default new), boot
 # it in QEMU and run perf stat, perf record + perf report (cpu-clock with
 # callchains, page-faults) and perf record -a + perf script (a tracepoint) in
-# the guest; where the guest has a hardware PMU (ppc64le: QEMU's POWER9), also
+# the guest; where the guest has a hardware PMU (ppc64le: QEMU's POWER9; x86_64:
+# the testbed QEMU's architectural PMU, testbed/qemu/README.md), also
 # perf stat of hardware events and perf record -e instructions/cycles + report.
 # NOBUILD=1 and TAG= as for make check.
 . "$(dirname "$0")/common.sh"

@@ -14,13 +14,17 @@ x86_64)
 	# an Intel CPU with the architectural PMU of its tcg-pmu model; the
 	# model name carries a frequency because perf reads the TSC rate of an
 	# Intel CPU from it.  X86_PMU=none: -cpu max as Debian's QEMU has it,
-	# no PMU (the perfev_test PMU stands in).
+	# no PMU (the perfev_test PMU stands in).  monitor=off: TCG's MWAIT does
+	# not sleep with more than one CPU, and an Intel CPU with MWAIT idles,
+	# and parks offline CPUs, in mwait loops (6.1's mwait_play_dead() then
+	# spins through the traceable cond_wakeup_cpu0(): perf_fuzz's function
+	# events crashed it in a freed ftrace trampoline).  AMD uses HLT.
 	# la57=off: with 5-level paging, 6.1's identify_cpu() briefly clears
 	# X86_FEATURE_LA57 at boot and KASAN then reports an interrupt's
 	# irq_desc lock as a wild access (seen once under DEBUG=1).
 	cpu=max,la57=off
 	case "${X86_PMU:-arch}" in
-	arch) cpu="$cpu,vendor=GenuineIntel,tcg-pmu=on,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz" ;;
+	arch) cpu="$cpu,vendor=GenuineIntel,tcg-pmu=on,monitor=off,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz" ;;
 	none) ;;
 	*) die "X86_PMU=$X86_PMU: arch or none" ;;
 	esac

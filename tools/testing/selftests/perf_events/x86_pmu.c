@@ -14,7 +14,12 @@
  * event selects beyond CPUID's count, writes to the read-only
  * IA32_PERF_GLOBAL_STATUS, reserved bits of IA32_PERF_GLOBAL_OVF_CTRL and
  * IA32_PERFEVTSELx; IA32_PERF_GLOBAL_CTRL has no bit beyond the counters.
- * Failing MSR writes change nothing, so the driver's state is safe.
+ * Failing MSR writes change nothing, so the driver's state is safe.  And by
+ * hand, on the idle last general counter: the legacy counter alias
+ * sign-extends bit 31, USR counts exactly the 2N instructions of a loop
+ * (plus the few around the MSR writes) and OS not the loop, a counter that
+ * wraps sets its IA32_PERF_GLOBAL_STATUS bit (no PMI: INT is clear) and
+ * IA32_PERF_GLOBAL_OVF_CTRL clears it; everything is put back after.
  *
  * Everything SKIPs on other CPUs (ppc64le, AMD, x86 without a PMU).
  */
@@ -71,6 +76,12 @@ static __u64 rdpmc(unsigned int counter)
 	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
 	return lo | (__u64)hi << 32;
 }
+
+/* Exactly 2 * @n instructions, @n of them branches. */
+static void loop2(unsigned long n)
+{
+	asm volatile("1: dec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+}
 #else
 static bool arch_pmu(struct arch_pmu *p)
 {
@@ -80,6 +91,10 @@ static bool arch_pmu(struct arch_pmu *p)
 static __u64 rdpmc(unsigned int counter)
 {
 	return 0;
+}
+
+static void loop2(unsigned long n)
+{
 }
 #endif
 
@@ -97,6 +112,11 @@ static __u64 rdpmc(unsigned int counter)
 #define MSR_GLOBAL_STATUS	0x38e
 #define MSR_GLOBAL_CTRL		0x38f
 #define MSR_GLOBAL_OVF_CTRL	0x390
+
+#define EVTSEL_INSTRUCTIONS	0xc0ULL
+#define EVTSEL_USR		(1ULL << 16)
+#define EVTSEL_OS		(1ULL << 17)
+#define EVTSEL_EN		(1ULL << 22)
 
 /* /dev/cpu/@cpu/msr opened on that CPU's behalf, or -1 (errno). */
 static int msr_open(int cpu)
@@ -276,6 +296,91 @@ TEST(pmu_msrs_raise_gp_where_the_sdm_says)
 	ASSERT_EQ(0, msr_read(fd, MSR_IA32_PERFEVTSEL0 + p.gp - 1, &v));
 	EXPECT_EQ(EIO, msr_write(fd, MSR_IA32_PERFEVTSEL0 + p.gp - 1, v | 1ULL << 63));
 	close(fd);
+}
+
+/*
+ * Program the last general counter by hand (it is idle: the suite runs one
+ * test at a time and the x86 driver fills counters from 0), count a loop of
+ * exactly 2 * N user instructions through IA32_PERFEVTSELx, and let it wrap
+ * into IA32_PERF_GLOBAL_STATUS; then put everything back.
+ */
+#define MSR_LOOPS	200000UL
+
+static __u64 count_with_evtsel(int fd, unsigned int i, __u64 sel, __u64 start)
+{
+	__u64 v = ~0ULL;
+
+	if (msr_write(fd, MSR_IA32_PMC0_LEGACY + i, start) ||
+	    msr_write(fd, MSR_IA32_PERFEVTSEL0 + i, sel))
+		return ~0ULL;
+	loop2(MSR_LOOPS);
+	if (msr_write(fd, MSR_IA32_PERFEVTSEL0 + i, 0) ||
+	    msr_read(fd, MSR_IA32_PMC0_LEGACY + i, &v))
+		return ~0ULL;
+	return v;
+}
+
+TEST(pmu_msrs_count_and_overflow_as_documented)
+{
+	__u64 v, mask, ctrl, status, user, kernel, wrapped;
+	struct arch_pmu p;
+	cpu_set_t orig;
+	unsigned int i;
+	int cpu, fd;
+
+	REQUIRE_ARCH_PMU(&p);
+	cpu = perfev_pin_here(&orig);
+	ASSERT_LE(0, cpu);
+	fd = msr_open(cpu);
+	if (fd < 0) {
+		perfev_unpin(&orig);
+		SKIP(return, "no /dev/cpu/%d/msr (CONFIG_X86_MSR): %s", cpu, strerror(errno));
+	}
+	i = p.gp - 1;
+	mask = p.width == 64 ? ~0ULL : (1ULL << p.width) - 1;
+	ASSERT_EQ(0, msr_read(fd, MSR_IA32_PERFEVTSEL0 + i, &v));
+	if (v & EVTSEL_EN) {
+		close(fd);
+		perfev_unpin(&orig);
+		SKIP(return, "counter %u is in use (event select %#llx)", i, (unsigned long long)v);
+	}
+	ASSERT_EQ(0, msr_read(fd, MSR_GLOBAL_CTRL, &ctrl));
+	ASSERT_EQ(0, msr_write(fd, MSR_GLOBAL_CTRL, ctrl | 1ULL << i));
+
+	/* the legacy alias writes bits 0-31 and sign-extends bit 31 */
+	ASSERT_EQ(0, msr_write(fd, MSR_IA32_PMC0_LEGACY + i, 0xffffffffULL));
+	ASSERT_EQ(0, msr_read(fd, MSR_IA32_PMC0_LEGACY + i, &v));
+	EXPECT_EQ(mask, v);
+	ASSERT_EQ(0, msr_write(fd, MSR_IA32_PMC0_LEGACY + i, 0x12345ULL));
+	ASSERT_EQ(0, msr_read(fd, MSR_IA32_PMC0_LEGACY + i, &v));
+	EXPECT_EQ(0x12345ULL, v);
+
+	/* USR: the loop's 2N instructions and the few around the syscalls */
+	user = count_with_evtsel(fd, i, EVTSEL_INSTRUCTIONS | EVTSEL_USR | EVTSEL_EN, 0);
+	/* OS: the kernel's side of the two MSR writes, not the loop */
+	kernel = count_with_evtsel(fd, i, EVTSEL_INSTRUCTIONS | EVTSEL_OS | EVTSEL_EN, 0);
+	/* started 2N/2 below the wrap: it wraps during the loop */
+	wrapped = count_with_evtsel(fd, i, EVTSEL_INSTRUCTIONS | EVTSEL_USR | EVTSEL_EN,
+				    (__u64)-(long long)MSR_LOOPS & 0xffffffffULL);
+	ASSERT_EQ(0, msr_read(fd, MSR_GLOBAL_STATUS, &status));
+	TH_LOG("counter %u: user %llu, kernel %llu, wrapped to %llu, status %#llx",
+	       i, (unsigned long long)user, (unsigned long long)kernel,
+	       (unsigned long long)wrapped, (unsigned long long)status);
+	EXPECT_GE(user, 2 * MSR_LOOPS);
+	EXPECT_LE(user, 2 * MSR_LOOPS + 20000);
+	EXPECT_LT(kernel, MSR_LOOPS / 2);
+	EXPECT_GE(wrapped, MSR_LOOPS);
+	EXPECT_LE(wrapped, MSR_LOOPS + 20000);
+	EXPECT_NE(0ULL, status & 1ULL << i);
+	/* IA32_PERF_GLOBAL_OVF_CTRL clears the status bit */
+	EXPECT_EQ(0, msr_write(fd, MSR_GLOBAL_OVF_CTRL, 1ULL << i));
+	ASSERT_EQ(0, msr_read(fd, MSR_GLOBAL_STATUS, &status));
+	EXPECT_EQ(0ULL, status & 1ULL << i);
+
+	msr_write(fd, MSR_IA32_PMC0_LEGACY + i, 0);
+	msr_write(fd, MSR_GLOBAL_CTRL, ctrl);
+	close(fd);
+	perfev_unpin(&orig);
 }
 
 TEST_HARNESS_MAIN
