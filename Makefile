@@ -12,10 +12,12 @@
 #            SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups  TAG=name
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
 #            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND
+#            X86_PMU=arch|none (x86_64 guest with or without the architectural
+#            PMU of testbed/qemu; make check boots both)
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT
+export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU
 
 .PHONY: all run check fuzz bench deps kernel clean distclean
 

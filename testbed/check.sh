@@ -49,7 +49,10 @@ for arch in "${arches[@]}"; do
 		mkdir -p "$rdir"
 		logf="$rdir/console.log"
 		limit=${PERFEV_TIMEOUT:-2400}
-		[ "$DEBUG" = 1 ] && limit=$((limit * 3))
+		if [ "$DEBUG" = 1 ]; then
+			limit=$((limit * 3))
+			args="$args perfev.timeout_scale=3"
+		fi
 		X86_PMU=$pmu QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" \
 			"$gdir/initramfs.cpio" "$logf" "$limit" "$args"
 		log "results of $label: base Linux $(cat "$BUILD/base/version"), kernel $kernel"

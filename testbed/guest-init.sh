@@ -7,6 +7,7 @@
 #   perfev.suites=perfev,upstream,perftest,papi   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
 #   perfev.skip=NAME,NAME                    (all perfev binaries but these)
+#   perfev.timeout_scale=N                   (N times the time limits: debug kernels)
 #   perfev.seed= perfev.duration= perfev.workers= perfev.round=
 #   perfev.exclude=function,tracepoint,breakpoint                 (fuzz mode)
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb
@@ -26,6 +27,8 @@ arg() { # arg NAME DEFAULT: value of NAME= on the kernel command line
 mode=$(arg perfev.mode check)
 suites=$(arg perfev.suites perfev,upstream,perftest,papi)
 only=$(arg perfev.tests "")
+# time limits of a suite binary and of perf test, times this (debug kernels)
+tscale=$(arg perfev.timeout_scale 1)
 skip=$(arg perfev.skip "")
 
 echo "PERFEV-GUEST-START mode=$mode kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc)"
@@ -34,7 +37,7 @@ run_binary() { # suite path
 	name=$(basename "$2")
 	mkdir -p "/results/$1"
 	start=$(cut -d' ' -f1 /proc/uptime)
-	timeout -s KILL 900 "$2" > "/results/$1/$name.tap" 2>&1 < /dev/null
+	timeout -s KILL $((900 * tscale)) "$2" > "/results/$1/$name.tap" 2>&1 < /dev/null
 	rc=$?
 	end=$(cut -d' ' -f1 /proc/uptime)
 	echo "$rc" > "/results/$1/$name.rc"
@@ -105,7 +108,7 @@ run_check() {
 		if [ -x /usr/bin/perf ]; then
 			mkdir -p /results/perftest
 			cd /tmp
-			timeout -s KILL 1200 perf test > /results/perftest/perf-test.txt 2>&1 < /dev/null
+			timeout -s KILL $((1200 * tscale)) perf test > /results/perftest/perf-test.txt 2>&1 < /dev/null
 			echo "$?" > /results/perftest/perf-test.rc
 			echo "perfev: perftest rc=$(cat /results/perftest/perf-test.rc)"
 			# Verbose rerun of each failed case, for the log reader.
