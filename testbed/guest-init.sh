@@ -6,7 +6,6 @@
 #   perfev.mode=check|demo|fuzz|shell
 #   perfev.suites=perfev,upstream,perftest,papi   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
-#   perfev.skip=NAME,NAME                    (all perfev binaries but these)
 #   perfev.timeout_scale=N                   (N times the time limits: debug kernels)
 #   perfev.seed= perfev.duration= perfev.workers= perfev.round=
 #   perfev.exclude=function,tracepoint,breakpoint                 (fuzz mode)
@@ -29,7 +28,6 @@ suites=$(arg perfev.suites perfev,upstream,perftest,papi)
 only=$(arg perfev.tests "")
 # time limits of a suite binary and of perf test, times this (debug kernels)
 tscale=$(arg perfev.timeout_scale 1)
-skip=$(arg perfev.skip "")
 
 echo "PERFEV-GUEST-START mode=$mode kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc)"
 
@@ -44,8 +42,7 @@ run_binary() { # suite path
 	echo "perfev: $1/$name rc=$rc ($start..$end s)"
 }
 
-selected() { # name: in perfev.tests (or no such list) and not in perfev.skip
-	case ",$skip," in *",$1,"*) return 1 ;; esac
+selected() { # name: in perfev.tests, or no filter
 	[ -z "$only" ] && return 0
 	case ",$only," in *",$1,"*) return 0 ;; esac
 	return 1

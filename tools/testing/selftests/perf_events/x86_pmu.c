@@ -114,9 +114,9 @@ static void loop2(unsigned long n)
 #define MSR_GLOBAL_OVF_CTRL	0x390
 
 #define EVTSEL_INSTRUCTIONS	0xc0ULL
-#define EVTSEL_USR		(1ULL << 16)
-#define EVTSEL_OS		(1ULL << 17)
-#define EVTSEL_EN		(1ULL << 22)
+#define EVTSEL_USR		BIT_ULL(16)
+#define EVTSEL_OS		BIT_ULL(17)
+#define EVTSEL_EN		BIT_ULL(22)
 
 /* /dev/cpu/@cpu/msr opened on that CPU's behalf, or -1 (errno). */
 static int msr_open(int cpu)
