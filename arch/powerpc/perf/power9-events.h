@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * POWER9 raw event codes used by power9-model.c (generic and cache
+ * events, alternatives, DD2.1/DD2.2 blacklists).  Codes from the POWER9
+ * PMU event list.
+ *
+ * Locking: none (constants).
+ */
+#ifndef _POWERPC_PERF_POWER9_EVENTS_H
+#define _POWERPC_PERF_POWER9_EVENTS_H
+
+enum {
+	P9_PM_CYC			= 0x0001e,
+	P9_PM_INST_CMPL			= 0x00002,
+	P9_PM_ICT_NOSLOT_CYC		= 0x100f8,	/* no dispatch slot */
+	P9_PM_CMPLU_STALL		= 0x1e054,
+	P9_PM_BR_CMPL			= 0x4d05e,
+	P9_PM_BR_MPRED_CMPL		= 0x400f6,
+	P9_PM_LD_REF_L1			= 0x100fc,
+	P9_PM_LD_MISS_L1_FIN		= 0x2c04e,
+	P9_PM_LD_MISS_L1		= 0x3e054,
+	P9_PM_LD_MISS_L1_ALT		= 0x400f0,
+	P9_PM_ST_MISS_L1		= 0x300f0,
+	P9_PM_L1_PREF			= 0x20054,
+	P9_PM_INST_FROM_L1		= 0x04080,
+	P9_PM_L1_ICACHE_MISS		= 0x200fd,
+	P9_PM_L1_DEMAND_WRITE		= 0x0408c,
+	P9_PM_IC_PREF_WRITE		= 0x0488c,
+	P9_PM_DATA_FROM_L3		= 0x4c042,
+	P9_PM_DATA_FROM_L3MISS		= 0x300fe,
+	P9_PM_L2_ST			= 0x16880,
+	P9_PM_L2_ST_MISS		= 0x26880,
+	P9_PM_L3_PREF_ALL		= 0x4e052,
+	P9_PM_DTLB_MISS			= 0x300fc,
+	P9_PM_ITLB_MISS			= 0x400fc,
+	P9_PM_RUN_INST_CMPL		= 0x500fa,
+	P9_PM_RUN_INST_CMPL_ALT		= 0x400fa,
+	P9_PM_RUN_CYC			= 0x600f4,
+	P9_PM_RUN_CYC_ALT		= 0x200f4,
+	P9_PM_INST_DISP			= 0x200f2,
+	P9_PM_INST_DISP_ALT		= 0x300f2,
+	P9_PM_BR_2PATH			= 0x20036,
+	P9_PM_BR_2PATH_ALT		= 0x40036,
+
+	/* Events that do not count correctly on DD2.1 / DD2.2 */
+	P9_PM_MRK_ST_DONE_L2		= 0x10134,
+	P9_PM_RADIX_PWC_L1_HIT		= 0x1f056,
+	P9_PM_FLOP_CMPL			= 0x100f4,
+	P9_PM_MRK_NTF_FIN		= 0x20112,
+	P9_PM_RADIX_PWC_L2_HIT		= 0x2d024,
+	P9_PM_IFETCH_THROTTLE		= 0x3405e,
+	P9_PM_MRK_L2_TM_ST_ABORT_SISTER	= 0x3e15c,
+	P9_PM_RADIX_PWC_L3_HIT		= 0x3f056,
+	P9_PM_RUN_CYC_SMT2_MODE		= 0x3006c,
+	P9_PM_TM_TX_PASS_RUN_INST	= 0x4e014,
+	P9_PM_DISP_HELD_SYNC_HOLD	= 0x4003c,
+	P9_PM_DTLB_MISS_16G		= 0x1c058,
+	P9_PM_DERAT_MISS_2M		= 0x1c05a,
+	P9_PM_DTLB_MISS_2M		= 0x1c05c,
+	P9_PM_MRK_DTLB_MISS_1G		= 0x1d15c,
+	P9_PM_DTLB_MISS_4K		= 0x2c056,
+	P9_PM_DERAT_MISS_1G		= 0x2c05a,
+	P9_PM_MRK_DERAT_MISS_2M		= 0x2d152,
+	P9_PM_MRK_DTLB_MISS_4K		= 0x2d156,
+	P9_PM_MRK_DTLB_MISS_16G		= 0x2d15e,
+	P9_PM_DTLB_MISS_64K		= 0x3c056,
+	P9_PM_MRK_DERAT_MISS_1G		= 0x3d152,
+	P9_PM_MRK_DTLB_MISS_64K		= 0x3d156,
+	P9_PM_DTLB_MISS_16M		= 0x4c056,
+	P9_PM_DTLB_MISS_1G		= 0x4c05a,
+	P9_PM_MRK_DTLB_MISS_16M		= 0x4c15e,
+};
+
+/* Marked loads / stores with thresholding (mem-loads, mem-stores). */
+#define P9_MEM_LOADS			0x34340401e0ULL
+#define P9_MEM_STORES			0x343c0401e0ULL
+
+#endif /* _POWERPC_PERF_POWER9_EVENTS_H */
