@@ -14,10 +14,13 @@
 #            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND
 #            X86_PMU=arch|none (x86_64 guest with or without the architectural
 #            PMU of testbed/qemu; make check boots both)
+#            PPC_CPU=power9,power8,power10 (ppc64le CPU models: make check
+#            runs every suite on the first, the PMU tests on the others;
+#            make run and make fuzz boot the first)
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU
+export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU PPC_CPU
 
 .PHONY: all run check fuzz bench deps kernel clean distclean
 

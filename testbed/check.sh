@@ -4,6 +4,7 @@
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
 #   SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
+#   PPC_CPU=power9,power8,power10  (ppc64le CPU models, see below)
 # Ends with `N passed, N failed, N skipped` over all arches; exit 1 on failure.
 . "$(dirname "$0")/common.sh"
 
@@ -16,6 +17,13 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 # test-only perfev_test PMU registers, the perfev binaries that need it
 # (TESTPMU_TESTS).
 TESTPMU_TESTS=constraints,aux,cgroup
+
+# ppc64le boots once per CPU model of PPC_CPU (QEMU pseries, run-qemu.sh): the
+# first model runs every suite, each further model the perfev binaries that
+# drive the PMU (PPC_PMU_TESTS), with KUnit at boot.  Results of a model
+# other than POWER9 are labelled ARCH-IMPL[-debug]-MODEL.
+PPC_CPU=${PPC_CPU:-power9,power8,power10}
+PPC_PMU_TESTS=hw,groups,multiplex,sampling,ppc_pmu,perf_tool
 
 # boot_tests LIST: the perfev binaries of LIST that TESTS also asks for
 boot_tests() {
@@ -34,10 +42,21 @@ for arch in "${arches[@]}"; do
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
 	boots=(main)
 	[ "$arch" = x86_64 ] && boots=(main testpmu)
+	[ "$arch" = ppc64le ] && read -r -a boots <<< "${PPC_CPU//,/ }"
 	for boot in "${boots[@]}"; do
 		label=$(run_label "$arch" "$IMPL" "$DEBUG")
 		args="perfev.mode=check perfev.suites=$SUITES${TESTS:+ perfev.tests=$TESTS}"
-		pmu=arch
+		pmu=arch cpu=power9
+		if [ "$arch" = ppc64le ]; then
+			cpu=$boot
+			[ "$cpu" = power9 ] || label="$label-$cpu"
+		fi
+		if [ "$arch" = ppc64le ] && [ "$boot" != "${boots[0]}" ]; then
+			tests=$(boot_tests "$PPC_PMU_TESTS")
+			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
+			[ -n "$tests" ] || continue
+			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests"
+		fi
 		if [ "$boot" = testpmu ]; then
 			tests=$(boot_tests "$TESTPMU_TESTS")
 			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
@@ -53,7 +72,7 @@ for arch in "${arches[@]}"; do
 			limit=$((limit * 3))
 			args="$args perfev.timeout_scale=3"
 		fi
-		X86_PMU=$pmu QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" \
+		X86_PMU=$pmu PPC_CPU=$cpu QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" \
 			"$gdir/initramfs.cpio" "$logf" "$limit" "$args"
 		log "results of $label: base Linux $(cat "$BUILD/base/version"), kernel $kernel"
 		set +e
@@ -61,6 +80,9 @@ for arch in "${arches[@]}"; do
 		expected="$TOP/testbed/expected/$arch.txt"
 		[ "$DEBUG" = 1 ] && [ -f "$TOP/testbed/expected/$arch-debug.txt" ] &&
 			expected="$expected:$TOP/testbed/expected/$arch-debug.txt"
+		# and what only one ppc64le CPU model shows (ARCH-MODEL.txt)
+		[ "$arch" = ppc64le ] && [ -f "$TOP/testbed/expected/$arch-$cpu.txt" ] &&
+			expected="$expected:$TOP/testbed/expected/$arch-$cpu.txt"
 		python3 "$TOP/testbed/judge.py" "$arch" "$(impl_variant "$IMPL")" "$logf" "$expected" "$rdir" "$label"
 		set -e
 		read -r p f s < "$rdir/summary"

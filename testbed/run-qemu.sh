@@ -8,6 +8,7 @@
 arch=$1 kernel=$2 initrd=$3 logf=$4 limit=$5 extra=${6:-}
 mem=${QEMU_MEM:-1536}
 cmdline="panic=-1 loglevel=4 $extra"
+model=""
 case "$arch" in
 x86_64)
 	# The testbed's QEMU (testbed/qemu/README.md).  X86_PMU=arch (default):
@@ -33,7 +34,18 @@ x86_64)
 	      -append "console=ttyS0 $cmdline")
 	;;
 ppc64le)
-	qemu=(qemu-system-ppc64 -M pseries -cpu power9 -smp 2 -m "$mem"
+	# PPC_CPU=power9 (default), power8 or power10: the pseries guest's CPU
+	# model, and with it the PMU (QEMU's target/ppc/power8-pmu.c serves all
+	# three; the guest runs in the model's architected compat mode, and
+	# 6.1 picks its POWER8/9/10 driver from the real PVR).  Of a list
+	# (make check's PPC_CPU=power9,power8,power10), the first.
+	model=${PPC_CPU:-power9}
+	model=${model%%,*}
+	case "$model" in
+	power8 | power9 | power10) ;;
+	*) die "PPC_CPU=$PPC_CPU: power8, power9 or power10" ;;
+	esac
+	qemu=(qemu-system-ppc64 -M pseries -cpu "$model" -smp 2 -m "$mem"
 	      -append "console=hvc0 $cmdline")
 	;;
 esac
@@ -45,5 +57,5 @@ timeout -k 10 "$limit" "${qemu[@]}" -accel tcg -nodefaults -display none -no-reb
 rc=$?
 set -e
 [ "$rc" = 124 ] && log "QEMU ($arch) hit the ${limit}s time limit"
-log "QEMU ($arch) ran $((SECONDS - start)) s, exit $rc; console log: $logf"
+log "QEMU ($arch${model:+ $model}) ran $((SECONDS - start)) s, exit $rc; console log: $logf"
 exit 0

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real perf tool (Debian's linux-perf in the guest) on the hardware
+ * PMU: perf stat of instructions and cycles, of a group, of raw event
+ * codes, and perf record + perf report.
+ *
+ * The workload is this binary itself started as "perf_tool --spin N": a
+ * loop of exactly two user instructions per iteration (powerpc: addi +
+ * bdnz; x86: dec + jnz), so the difference between the counts of two runs
+ * of different N is known.  Bounds: at least 97 % of the expected
+ * difference, at most 130 %.  QEMU's POWER PMU ignores MMCR2, so ":u"
+ * counts there also include the kernel's work during the run (now and
+ * then millions of instructions): each count is the lowest of three runs.
+ *
+ * SKIP without /usr/bin/perf or without a hardware PMU.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "perfev.h"
+
+#define SPIN_SHORT	4000000UL
+#define SPIN_LONG	12000000UL
+#define PERF		"/usr/bin/perf"
+#define OUT		"/tmp/perf_tool.out"
+#define DATA		"/tmp/perf_tool.data"
+
+static __attribute__((noinline)) void perf_tool_spin(unsigned long n)
+{
+	if (!n)
+		return;
+#if defined(__powerpc64__)
+	asm volatile("mtctr %0\n"
+		     "1:	addi 9,9,1\n"
+		     "	bdnz 1b\n" : : "r" (n) : "ctr", "r9", "memory");
+#elif defined(__x86_64__)
+	asm volatile("1:	dec %0\n"
+		     "	jnz 1b\n" : "+r" (n) : : "cc");
+#endif
+}
+
+/* "perf_tool --spin N": be the workload, not the test. */
+static void __attribute__((constructor)) perf_tool_workload(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--spin")) {
+		perf_tool_spin(strtoul(argv[2], NULL, 0));
+		exit(0);
+	}
+}
+
+static char self[256];
+
+#define REQUIRE_PERF()								\
+	do {									\
+		if (access(PERF, X_OK))						\
+			SKIP(return, "no %s in this guest", PERF);		\
+		if (!perfev_have_hw())						\
+			SKIP(return, "no hardware PMU");			\
+		if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)	\
+			SKIP(return, "cannot find this binary");		\
+	} while (0)
+
+/* Run a shell command line; its exit status, -1 if it died. */
+static int run(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * perf stat -x, output (OUT): the count of the @nth event (0 = first, in
+ * command-line order) and its "percent running" field; -1 if the event
+ * was not counted ("<not counted>", "<not supported>") or is missing.
+ * Fields: value,unit,event,run time,percent,...
+ */
+static long long stat_count(int nth, double *running)
+{
+	char line[512], *f[8], *p;
+	long long v = -1;
+	FILE *fp = fopen(OUT, "r");
+	int n;
+
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		if (line[0] == '#' || line[0] == '\n' || nth--)
+			continue;
+		if (line[0] < '0' || line[0] > '9')
+			break;
+		/* split at every comma, keeping empty fields */
+		for (n = 0, p = line; p && n < 8; n++) {
+			f[n] = p;
+			p = strchr(p, ',');
+			if (p)
+				*p++ = '\0';
+		}
+		v = atoll(f[0]);
+		if (running && n >= 5)
+			*running = atof(f[4]);
+		break;
+	}
+	fclose(fp);
+	return v;
+}
+
+static void expect_spin_difference(struct __test_metadata *_metadata,
+				   long long short_run, long long long_run)
+{
+	double expect = 2.0 * (SPIN_LONG - SPIN_SHORT);
+	double diff = (double)(long_run - short_run);
+
+	ASSERT_GT(short_run, 0);
+	ASSERT_GT(long_run, 0);
+	EXPECT_GE(diff, 0.97 * expect)
+		TH_LOG("%lld - %lld: expected about %.0f", long_run, short_run, expect);
+	EXPECT_LE(diff, 1.30 * expect)
+		TH_LOG("%lld - %lld: expected about %.0f", long_run, short_run, expect);
+}
+
+#define TRIES	3
+
+/* The lowest count of the @nth event over TRIES runs of perf stat @events. */
+static long long lowest_count(const char *events, unsigned long spin, int nth)
+{
+	long long best = -1, v;
+	int i;
+
+	for (i = 0; i < TRIES; i++) {
+		if (run(PERF " stat -x, -o " OUT " %s -- %s --spin %lu",
+			events, self, spin))
+			return -1;
+		v = stat_count(nth, NULL);
+		if (v < 0)
+			return -1;
+		if (best < 0 || v < best)
+			best = v;
+	}
+	return best;
+}
+
+TEST(stat_instructions_and_cycles)
+{
+	long long ins[2], cyc[2];
+	unsigned long n[2] = { SPIN_SHORT, SPIN_LONG };
+	int i;
+
+	REQUIRE_PERF();
+	for (i = 0; i < 2; i++) {
+		ins[i] = lowest_count("-e instructions:u,cycles:u", n[i], 0);
+		cyc[i] = stat_count(1, NULL);
+		ASSERT_GT(cyc[i], 0);
+	}
+	/* (QEMU's POWER cycles are virtual-clock time: only "they count") */
+	expect_spin_difference(_metadata, ins[0], ins[1]);
+}
+
+TEST(stat_group_counts_together)
+{
+	double run_ins = 0, run_cyc = 0;
+	long long ins, cyc;
+
+	REQUIRE_PERF();
+	ASSERT_EQ(run(PERF " stat -x, -o " OUT " -e '{instructions:u,cycles:u}' -- %s --spin %lu",
+		      self, SPIN_SHORT), 0);
+	ins = stat_count(0, &run_ins);
+	cyc = stat_count(1, &run_cyc);
+	EXPECT_GE(ins, (long long)(2 * SPIN_SHORT));
+	EXPECT_GT(cyc, 0);
+	/* a group that fits runs all the time: no multiplexing */
+	EXPECT_EQ(run_ins, 100.0);
+	EXPECT_EQ(run_cyc, 100.0);
+}
+
+#if defined(__powerpc64__)
+/* PM_INST_CMPL on any PMC, and PM_RUN_INST_CMPL's PMC5 twin 0x500fa */
+#define RAW_INS		"r2"
+#define RAW_INS_PMU	"cpu/event=0x500fa/"
+#else
+/* INST_RETIRED.ANY_P (event 0xc0, umask 0) */
+#define RAW_INS		"r00c0"
+#define RAW_INS_PMU	"cpu/event=0xc0,umask=0x0/"
+#endif
+
+TEST(stat_raw_codes_count_instructions)
+{
+	long long raw[2], pmu[2];
+	unsigned long n[2] = { SPIN_SHORT, SPIN_LONG };
+	int i;
+
+	REQUIRE_PERF();
+	for (i = 0; i < 2; i++) {
+		raw[i] = lowest_count("-e " RAW_INS ":u", n[i], 0);
+		pmu[i] = lowest_count("-e " RAW_INS_PMU "u", n[i], 0);
+	}
+	expect_spin_difference(_metadata, raw[0], raw[1]);
+	expect_spin_difference(_metadata, pmu[0], pmu[1]);
+}
+
+/*
+ * Is this perf report line (--sort sym) the spin loop?  By name, or, where
+ * the sample's mode is wrong so perf looks for a kernel symbol (QEMU's
+ * POWER PMU never sets SIER[SIPR]: user samples look like kernel ones, on
+ * 6.1's driver as on ours), by address: the binary is static, so the
+ * workload's loop is at the same address as ours.
+ */
+static bool is_spin_line(const char *line)
+{
+	unsigned long at = (unsigned long)perf_tool_spin, addr;
+	const char *p = strstr(line, "] 0x");
+
+	if (strstr(line, "perf_tool_spin"))
+		return true;
+	if (!p)
+		return false;
+	addr = strtoul(p + 2, NULL, 16);
+	return addr >= at && addr < at + 64;
+}
+
+#define MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define MAX_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
+
+/*
+ * perf record -e instructions:u, then perf report: samples, one symbol.
+ * Under TCG a PMI's time is host time: a preempted vCPU makes one look
+ * slow and the kernel lowers perf_event_max_sample_rate until a tick's
+ * samples are throttled.  That heuristic is not under test here: it is
+ * switched off (perf_cpu_time_max_percent 0) for the record, and the
+ * settings are restored after.
+ */
+TEST(record_and_report_instructions)
+{
+	long long rate = -1, percent = -1;
+	char line[512];
+	double top = 0;
+	long samples = -1;
+	int rc;
+	FILE *fp;
+
+	REQUIRE_PERF();
+	if (perfev_read_int(MAX_RATE, &rate) || perfev_read_int(MAX_PERCENT, &percent))
+		SKIP(return, "cannot read the sample-rate sysctls");
+	/* (the rate cannot be written while the heuristic is off) */
+	if (perfev_write_int(MAX_RATE, 100000) || perfev_write_int(MAX_PERCENT, 0))
+		SKIP(return, "cannot set the sample-rate sysctls (not root?)");
+	rc = run(PERF " record -q -e instructions:u -c 100003 -o " DATA " -- %s --spin %lu",
+		 self, SPIN_LONG);
+	perfev_write_int(MAX_PERCENT, percent);
+	perfev_write_int(MAX_RATE, rate);
+	ASSERT_EQ(rc, 0);
+	ASSERT_EQ(run(PERF " report --stdio -i " DATA " --sort sym > " OUT " 2>/dev/null"), 0);
+
+	fp = fopen(OUT, "r");
+	ASSERT_NE(fp, NULL);
+	while (fgets(line, sizeof(line), fp)) {
+		char *p = strstr(line, "of event");
+
+		/* "# Samples: 241  of event 'instructions:u'" */
+		if (p && !strncmp(line, "# Samples:", 10))
+			samples = atol(line + 10);
+		if (line[0] != '#' && is_spin_line(line))
+			top += atof(line);
+	}
+	fclose(fp);
+	/* 24M loop instructions / 100003: about 240, plus the startup's */
+	EXPECT_GE(samples, 230);
+	EXPECT_LE(samples, 400);
+	EXPECT_GE(top, 80.0) TH_LOG("perf_tool_spin has %.2f%% of the samples", top);
+}
+
+TEST_HARNESS_MAIN
