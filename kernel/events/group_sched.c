@@ -468,6 +468,13 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 			cp->task_part = cpmu;
 			cpmu->scheduled = true;
 			/*
+			 * One pmu_disable()/pmu_enable() around all the groups:
+			 * a PMU then programs its counters once, not once per
+			 * group (each group's transaction would otherwise be
+			 * the outermost disable).
+			 */
+			perf_pmu_disable(cpmu->pmu);
+			/*
 			 * Pinned task groups come before flexible CPU ones:
 			 * flip the CPU's flexible groups only when needed.
 			 */
@@ -478,6 +485,7 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 				cpmu_sched_in(cpmu, cp, true);
 				cpmu_sched_in(cpmu, cp, false);
 			}
+			perf_pmu_enable(cpmu->pmu);
 		}
 		return;
 	}
@@ -485,7 +493,9 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
 
 		cpmu->scheduled = true;
+		perf_pmu_disable(cpmu->pmu);
 		pmu_sched_in(cp);
+		perf_pmu_enable(cpmu->pmu);
 	}
 }
 

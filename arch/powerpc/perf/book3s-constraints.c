@@ -97,6 +97,22 @@ int book3s_fit_solve(const struct power_pmu *pmu, struct book3s_fit *fit,
 	return -1;
 }
 
+/* The common case, without search: do the requested codes fit? */
+static bool book3s_fit_as_requested(const struct power_pmu *pmu,
+				    struct book3s_fit *fit, int n)
+{
+	unsigned long mask = 0, value = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!book3s_merge(pmu, &mask, &value, fit->cand[i].mask[0],
+				  fit->cand[i].value[0]))
+			return false;
+		fit->pick[i] = 0;
+	}
+	return book3s_group_ok(pmu, mask, value);
+}
+
 /* Candidate 0 of event i: its code as requested. */
 static int book3s_first_candidate(const struct power_pmu *pmu,
 				  struct book3s_candidates *c, u64 code,
@@ -169,7 +185,7 @@ int book3s_fit_events(const struct power_pmu *pmu, struct book3s_fit *fit,
 					   altflags[i], config1))
 			return -1;
 	}
-	if (book3s_fit_solve(pmu, fit, n)) {
+	if (!book3s_fit_as_requested(pmu, fit, n)) {
 		if (!pmu->get_alternatives)
 			return -1;
 		for (i = 0; i < n; i++) {

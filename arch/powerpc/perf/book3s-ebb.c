@@ -23,13 +23,6 @@
 #include <asm/reg.h>
 #include "book3s.h"
 
-bool book3s_is_ebb(struct perf_event *event)
-{
-	/* bit 63 means EBB only where the ISA has it */
-	return (book3s_ppmu->flags & PPMU_ARCH_207S) &&
-	       ((event->attr.config >> PERF_EVENT_CONFIG_EBB_SHIFT) & 1);
-}
-
 /* event_init: the rules an EBB group must follow (EINVAL as 6.1). */
 int book3s_ebb_check(struct perf_event *event)
 {

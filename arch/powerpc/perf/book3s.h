@@ -155,7 +155,13 @@ static inline void book3s_bhrb_read(struct perf_event *event,
 
 /* book3s-ebb.c: event-based branches (ISA 2.07), user-owned counters. */
 #ifdef CONFIG_PPC64
-bool book3s_is_ebb(struct perf_event *event);
+/* Bit 63 of attr.config asks for EBB, where the ISA has it (hot path). */
+static inline bool book3s_is_ebb(struct perf_event *event)
+{
+	return (book3s_ppmu->flags & PPMU_ARCH_207S) &&
+	       ((event->attr.config >> PERF_EVENT_CONFIG_EBB_SHIFT) & 1);
+}
+
 int book3s_ebb_check(struct perf_event *event);
 void book3s_ebb_add(struct perf_event *event);
 void book3s_ebb_save(unsigned long mmcr0);
