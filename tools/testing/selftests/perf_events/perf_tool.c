@@ -7,8 +7,9 @@
  * The workload is this binary itself started as "perf_tool --spin N": a
  * loop of exactly two user instructions per iteration (powerpc: addi +
  * bdnz; x86: dec + jnz), so the difference between the counts of two runs
- * of different N is known.  Bounds: at least 97 % of the expected
- * difference, at most 130 %.  QEMU's POWER PMU ignores MMCR2, so ":u"
+ * of different N is known.  Bounds: at least 90 % of the expected
+ * difference, at most 130 % (exact counts are hw.c's and ppc_pmu.c's
+ * business).  QEMU's POWER PMU ignores MMCR2, so ":u"
  * counts there also include the kernel's work during the run (now and
  * then millions of instructions): each count is the lowest of three runs.
  *
@@ -124,7 +125,7 @@ static void expect_spin_difference(struct __test_metadata *_metadata,
 
 	ASSERT_GT(short_run, 0);
 	ASSERT_GT(long_run, 0);
-	EXPECT_GE(diff, 0.97 * expect)
+	EXPECT_GE(diff, 0.90 * expect)
 		TH_LOG("%lld - %lld: expected about %.0f", long_run, short_run, expect);
 	EXPECT_LE(diff, 1.30 * expect)
 		TH_LOG("%lld - %lld: expected about %.0f", long_run, short_run, expect);
