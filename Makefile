@@ -17,10 +17,12 @@
 #            PPC_CPU=power9,power8,power10 (ppc64le CPU models: make check
 #            runs every suite on the first, the PMU tests on the others;
 #            make run and make fuzz boot the first)
+#            PPC_QEMU=testbed|debian (ppc64le guests on testbed/qemu's
+#            qemu-system-ppc64, the default, or on Debian's)
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU PPC_CPU
+export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU PPC_CPU PPC_QEMU
 
 .PHONY: all run check fuzz bench deps kernel clean distclean
 

@@ -39,13 +39,22 @@ ppc64le)
 	# three; the guest runs in the model's architected compat mode, and
 	# 6.1 picks its POWER8/9/10 driver from the real PVR).  Of a list
 	# (make check's PPC_CPU=power9,power8,power10), the first.
+	# PPC_QEMU=testbed (default): the testbed's QEMU, whose PMU samples
+	# SIER and honours the privilege freeze bits (testbed/qemu/README.md);
+	# PPC_QEMU=debian: Debian's qemu-system-ppc64 as it is.  SLOF comes
+	# from qemu-system-data (-L).
 	model=${PPC_CPU:-power9}
 	model=${model%%,*}
 	case "$model" in
 	power8 | power9 | power10) ;;
 	*) die "PPC_CPU=$PPC_CPU: power8, power9 or power10" ;;
 	esac
-	qemu=(qemu-system-ppc64 -M pseries -cpu "$model" -smp 2 -m "$mem"
+	case "${PPC_QEMU:-testbed}" in
+	testbed) qemu=("${QEMU_PPC:-$("$TOP/testbed/qemu/build-qemu.sh" ppc64)}" -L /usr/share/qemu) ;;
+	debian) qemu=(qemu-system-ppc64) ;;
+	*) die "PPC_QEMU=$PPC_QEMU: testbed or debian" ;;
+	esac
+	qemu+=(-M pseries -cpu "$model" -smp 2 -m "$mem"
 	      -append "console=hvc0 $cmdline")
 	;;
 esac

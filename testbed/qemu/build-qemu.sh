@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the testbed's patched qemu-system-x86_64 (testbed/qemu/README.md) and
-# print its path.  Source: the orig tarball of the QEMU version Debian's
-# qemu-system-x86 package has here (apt-get source --download-only), checked
-# against the SHA256 that apt's index gives, plus testbed/qemu/patches/*.patch
-# in name order, in build/qemu/src, built in build/qemu/build.  Rebuilt only
-# when the version, a patch or this script changes (build/qemu/stamp); the
-# fixed paths and CCACHE_BASEDIR keep a rebuild after a patch edit short.
+# Build the testbed's patched qemu-system-x86_64 and qemu-system-ppc64
+# (testbed/qemu/README.md) and print the path of one of them:
+#   build-qemu.sh [x86_64 | ppc64]	(default x86_64)
+# Source: the orig tarball of the QEMU version Debian's qemu-system-x86
+# package has here (apt-get source --download-only), checked against the
+# SHA256 that apt's index gives, plus testbed/qemu/patches/*.patch in name
+# order, in build/qemu/src, built in build/qemu/build (one configure, both
+# targets).  Rebuilt only when the version, a patch or this script changes
+# (build/qemu/stamp); the fixed paths and CCACHE_BASEDIR keep a rebuild after
+# a patch edit short.
 . "$(dirname "$0")/../common.sh"
 
 QDIR=$BUILD/qemu
@@ -15,8 +18,18 @@ upver=${ver#*:}
 upver=${upver%%-*}			# 10.0.2+ds
 patches=("$TOP"/testbed/qemu/patches/*.patch)
 stamp=$( { echo "$ver"; cat "${patches[@]}" "$0"; } | sha256sum | cut -c1-16)
-bin=$QDIR/build/qemu-system-x86_64
-built() { [ -x "$bin" ] && [ "$(cat "$QDIR/stamp" 2>/dev/null)" = "$stamp" ]; }
+targets=(qemu-system-x86_64 qemu-system-ppc64)
+case "${1:-x86_64}" in
+x86_64 | ppc64) bin=$QDIR/build/qemu-system-${1:-x86_64} ;;
+*) die "build-qemu.sh: x86_64 or ppc64, not '$1'" ;;
+esac
+built() {
+	local t
+	for t in "${targets[@]}"; do
+		[ -x "$QDIR/build/$t" ] || return 1
+	done
+	[ "$(cat "$QDIR/stamp" 2>/dev/null)" = "$stamp" ]
+}
 
 if built; then
 	echo "$bin"
@@ -54,16 +67,18 @@ done
 
 start=$SECONDS
 mkdir -p "$obj"
-log "configuring qemu-system-x86_64 (TCG only, no optional features)"
-(cd "$obj" && "$src/configure" --target-list=x86_64-softmmu --without-default-features \
+log "configuring ${targets[*]} (TCG only, no optional features)"
+(cd "$obj" && "$src/configure" --target-list=x86_64-softmmu,ppc64-softmmu --without-default-features \
 	--python=/usr/bin/python3 --enable-tcg --disable-kvm --disable-xen --disable-docs --disable-tools \
 	--disable-guest-agent --disable-download --disable-install-blobs --disable-werror --cc="ccache gcc" --cxx="ccache g++" \
 	--extra-cflags="-O2 -g0" > "$QDIR/configure.log" 2>&1) ||
 	{ tail -30 "$QDIR/configure.log" >&2; die "QEMU configure failed ($QDIR/configure.log)"; }
-log "building qemu-system-x86_64"
-(cd "$obj" && CCACHE_BASEDIR=$QDIR ninja -j"$JOBS" qemu-system-x86_64 > "$QDIR/build.log" 2>&1) ||
+log "building ${targets[*]}"
+(cd "$obj" && CCACHE_BASEDIR=$QDIR ninja -j"$JOBS" "${targets[@]}" > "$QDIR/build.log" 2>&1) ||
 	{ tail -30 "$QDIR/build.log" >&2; die "QEMU build failed ($QDIR/build.log)"; }
-[ -x "$bin" ] || die "QEMU build left no $bin"
+for t in "${targets[@]}"; do
+	[ -x "$obj/$t" ] || die "QEMU build left no $obj/$t"
+done
 echo "$stamp" > "$QDIR/stamp"
-log "qemu-system-x86_64 built in $((SECONDS - start)) s"
+log "${targets[*]} built in $((SECONDS - start)) s"
 echo "$bin"

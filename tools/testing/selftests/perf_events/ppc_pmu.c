@@ -7,8 +7,8 @@
  *
  * Covers: instructions of a known asm loop (3 + 4N: mtctr, li, N x {3 addi,
  * bdnz}, blr) counted at least exactly and at most 2% + 50000 above (kernel
- * work around the ioctls and timer ticks, as QEMU ignores the privilege
- * freeze bits, see below; 6.1 reads 0.06-0.2% above on QEMU, and once in
+ * work around the ioctls and timer ticks where the privilege freeze bits
+ * are ignored, see below; 6.1 reads 0.06-0.2% above on QEMU, and once in
  * a while +68% from kernel work, so the least of up to 5 tries); cycles
  * against task-clock in one group (QEMU's counters tick once per
  * virtual-clock ns); a six-event group with one event pinned to each PMC
@@ -39,9 +39,12 @@
  *
  * On QEMU (target/ppc/power8-pmu.c) PMC1-4 count only instructions (0x02,
  * 0xfe on PMC1, 0xfa on PMC4) and cycles (0x1e, 0xf0 on PMC1), PMC5/6
- * always; MMCR0/MMCR2 privilege freezes, SIER, SIAR and SDAR do nothing,
- * so counts include kernel work and no case relies on exclusion actually
- * happening; QEMU records the BHRB for POWER10 only.
+ * always; it never writes SIAR or SDAR.  Debian's QEMU 10 also ignores
+ * the MMCR0/MMCR2 privilege freezes and never writes SIER, so its counts
+ * include kernel work; the testbed's build (testbed/qemu, patch 0004)
+ * honours the freezes and sets SIER[SIPR]/[SIHV] on an alert.  No case
+ * relies on exclusion actually happening, so both pass; QEMU records the
+ * BHRB for POWER10 only.
  *
  * Everything SKIPs off powerpc and without a POWER8/9/10 PMU.
  */
