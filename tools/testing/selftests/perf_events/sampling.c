@@ -1095,7 +1095,12 @@ TEST(callchain_kernel_then_user_markers)
 		SKIP(return, "kernel samples need perf_event_paranoid <= 1 or CAP_PERFMON");
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	for (i = 0; i < 4; i++)
+	/*
+	 * Twice the sleeps of the samples wanted: a sleep whose timer has
+	 * already expired when the task would block (a slow or debug guest)
+	 * returns without a context switch.
+	 */
+	for (i = 0; i < 8; i++)
 		usleep(1000);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	while ((h = perfev_ring_next(&r))) {
