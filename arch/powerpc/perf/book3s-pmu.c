@@ -319,8 +319,10 @@ static int book3s_event_init(struct perf_event *event)
 	if (book3s_is_ebb(event))
 		local64_set(&event->hw.prev_count, 0);
 
+	/* only an event that holds a reservation may give one back */
 	err = book3s_reserve();
-	event->destroy = book3s_event_destroy;
+	if (!err)
+		event->destroy = book3s_event_destroy;
 	return err;
 }
 
