@@ -15,7 +15,9 @@
  * regs->dar = SIER, regs->result = "take the IP from SIAR".
  *
  * Context: the PMI is NMI-like on 64-bit (delivered while interrupts are
- * soft-disabled).  It touches only this CPU's state.
+ * soft-disabled).  It touches only this CPU's state.  The small flag tests
+ * are always inlined: the kernel is built for size, and calls to them
+ * were a tenth of the PMI's cost.
  */
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
@@ -33,20 +35,20 @@
 #define PERF_SAMPLE_ADDR_TYPE	(PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR | \
 				 PERF_SAMPLE_DATA_PAGE_SIZE)
 
-static bool book3s_regs_from_pmi(struct pt_regs *regs)
+static __always_inline bool book3s_regs_from_pmi(struct pt_regs *regs)
 {
 	/* only regs of a PMI have the fields below set up */
 	return TRAP(regs) == INTERRUPT_PERFMON && regs->result;
 }
 
 #ifdef CONFIG_PPC64
-static bool book3s_has(unsigned long flag)
+static __always_inline bool book3s_has(unsigned long flag)
 {
 	return book3s_ppmu->flags & flag;
 }
 
 /* Sampled MSR[PR]: SIER, or MMCRA where POWER6 has it elsewhere. */
-static bool book3s_sampled_pr(struct pt_regs *regs)
+static __always_inline bool book3s_sampled_pr(struct pt_regs *regs)
 {
 	if (book3s_has(PPMU_HAS_SIER))
 		return regs->dar & SIER_SIPR;
@@ -55,7 +57,7 @@ static bool book3s_sampled_pr(struct pt_regs *regs)
 	return regs->dsisr & MMCRA_SIPR;
 }
 
-static bool book3s_sampled_hv(struct pt_regs *regs)
+static __always_inline bool book3s_sampled_hv(struct pt_regs *regs)
 {
 	if (book3s_has(PPMU_HAS_SIER))
 		return regs->dar & SIER_SIHV;
@@ -64,7 +66,7 @@ static bool book3s_sampled_hv(struct pt_regs *regs)
 	return regs->dsisr & MMCRA_SIHV;
 }
 
-static bool book3s_marked(struct pt_regs *regs)
+static __always_inline bool book3s_marked(struct pt_regs *regs)
 {
 	return regs->dsisr & MMCRA_SAMPLE_ENABLE;
 }
@@ -98,7 +100,7 @@ static void book3s_capture_sample_regs(struct pt_regs *regs)
 }
 
 /* Is SIAR valid for this sample?  Only marked samples can say no. */
-static bool book3s_siar_valid(struct pt_regs *regs)
+static __always_inline bool book3s_siar_valid(struct pt_regs *regs)
 {
 	if (!book3s_marked(regs) || book3s_has(PPMU_P10_DD1))
 		return true;
