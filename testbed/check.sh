@@ -16,14 +16,14 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 # (testbed/qemu/README.md), every suite; and without a PMU, where the
 # test-only perfev_test PMU registers, the perfev binaries that need it
 # (TESTPMU_TESTS).
-TESTPMU_TESTS=constraints,aux,cgroup
+TESTPMU_TESTS=constraints,aux,cgroup,inherit_groups
 
 # ppc64le boots once per CPU model of PPC_CPU (QEMU pseries, run-qemu.sh): the
 # first model runs every suite, each further model the perfev binaries that
 # drive the PMU (PPC_PMU_TESTS), with KUnit at boot.  Results of a model
 # other than POWER9 are labelled ARCH-IMPL[-debug]-MODEL.
 PPC_CPU=${PPC_CPU:-power9,power8,power10}
-PPC_PMU_TESTS=hw,groups,multiplex,sampling,ppc_pmu,perf_tool
+PPC_PMU_TESTS=hw,groups,inherit_groups,multiplex,sampling,ppc_pmu,perf_tool
 
 # boot_tests LIST: the perfev binaries of LIST that TESTS also asks for
 boot_tests() {

@@ -176,6 +176,9 @@ run_demo() {
 		echo "=== perf stat: hardware events of a small workload ==="
 		perf stat -e cycles,instructions -- \
 			dd if=/dev/zero of=/dev/null bs=4k count=20000
+		echo "=== perf stat -e '{cycles,instructions}' of a command that forks ==="
+		perf stat -e '{cycles,instructions}' -- \
+			sh -c 'for i in 1 2 3 4; do dd if=/dev/zero of=/dev/null bs=4k count=5000 2>/dev/null; done'
 		for ev in instructions cycles; do
 			echo "=== perf record -e $ev + perf report --stdio ==="
 			perf record -q -e "$ev" -o "/tmp/$ev.data" -- \

@@ -27,6 +27,15 @@
  * count: the trace bytes written.  Counting only (no sampling), one event
  * per CPU at a time (a second one's add fails), task or CPU events.
  *
+ * A second AUX PMU, "perfev_aux2", has an area private struct of another
+ * layout (struct pax2_area) and writes no trace: it holds an AUX handle
+ * while its event runs and warns if the handle's private data is not its
+ * own.  It lets the selftests check that the core never lets AUX events of
+ * two PMUs share one AUX area (SET_OUTPUT between them is EINVAL).  It
+ * cannot scatter (PERF_PMU_CAP_AUX_NO_SG): the core must give it an
+ * overwrite area in one block, which setup_aux checks, and a writable one
+ * in chunks, however large.
+ *
  * Locking: every callback but event_init and the AUX setup/free runs on
  * the event's CPU with IRQs off, and the timer is a pinned hard-irq timer
  * of that CPU, so the per-CPU state needs no lock.
@@ -273,9 +282,123 @@ static struct pmu pax_pmu = {
 	.snapshot_aux	= pax_snapshot_aux,
 };
 
+/* ---- perfev_aux2 ---------------------------------------------------- */
+
+#define PAX2_MAGIC	0x5041583241524541ULL	/* "PAX2AREA" */
+
+/* setup_aux()'s view of a perfev_aux2 area: nothing like struct pax_buf */
+struct pax2_area {
+	u64 magic;
+	int nr_pages;
+	bool overwrite;
+};
+
+struct pax2_cpu {
+	struct perf_event *event;	/* added here */
+	struct perf_output_handle handle;
+};
+
+static DEFINE_PER_CPU(struct pax2_cpu, pax2_cpu);
+static struct pmu pax2_pmu;
+
+static void pax2_start(struct perf_event *event, int flags)
+{
+	struct pax2_cpu *pc = this_cpu_ptr(&pax2_cpu);
+	struct pax2_area *area;
+
+	event->hw.state = 0;
+	area = perf_aux_output_begin(&pc->handle, event);
+	/* another PMU's area: the core mixed two PMUs in one AUX area */
+	if (area && WARN_ON_ONCE(area->magic != PAX2_MAGIC))
+		perf_aux_output_end(&pc->handle, 0);
+}
+
+static void pax2_stop(struct perf_event *event, int flags)
+{
+	struct pax2_cpu *pc = this_cpu_ptr(&pax2_cpu);
+
+	if (pc->handle.event == event)
+		perf_aux_output_end(&pc->handle, 0);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int pax2_add(struct perf_event *event, int flags)
+{
+	struct pax2_cpu *pc = this_cpu_ptr(&pax2_cpu);
+
+	if (pc->event)
+		return -EBUSY;
+	pc->event = event;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		pax2_start(event, flags);
+	return 0;
+}
+
+static void pax2_del(struct perf_event *event, int flags)
+{
+	struct pax2_cpu *pc = this_cpu_ptr(&pax2_cpu);
+
+	pax2_stop(event, PERF_EF_UPDATE);
+	if (pc->event == event)
+		pc->event = NULL;
+}
+
+static void *pax2_setup_aux(struct perf_event *event, void **pages, int nr_pages,
+			    bool overwrite)
+{
+	struct pax2_area *area;
+	int i;
+
+	/* no scatter-gather: an overwrite area must be one contiguous block */
+	for (i = 1; overwrite && i < nr_pages; i++) {
+		if (WARN_ON_ONCE(pages[i] != pages[0] + i * PAGE_SIZE))
+			return NULL;
+	}
+	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	if (!area)
+		return NULL;
+	area->magic = PAX2_MAGIC;
+	area->nr_pages = nr_pages;
+	area->overwrite = overwrite;
+	return area;
+}
+
+static void pax2_free_aux(void *priv)
+{
+	struct pax2_area *area = priv;
+
+	WARN_ON_ONCE(area->magic != PAX2_MAGIC);
+	kfree(area);
+}
+
+static int pax2_event_init(struct perf_event *event)
+{
+	if (event->attr.type != pax2_pmu.type)
+		return -ENOENT;
+	if (event->attr.config)
+		return -EINVAL;
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static struct pmu pax2_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_AUX_NO_SG,
+	.event_init	= pax2_event_init,
+	.add		= pax2_add,
+	.del		= pax2_del,
+	.start		= pax2_start,
+	.stop		= pax2_stop,
+	.read		= pax_read,
+	.setup_aux	= pax2_setup_aux,
+	.free_aux	= pax2_free_aux,
+};
+
 static int __init pax_init(void)
 {
-	int cpu;
+	int cpu, ret;
 
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *timer = &per_cpu_ptr(&pax_cpu, cpu)->tick;
@@ -283,6 +406,9 @@ static int __init pax_init(void)
 		hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		timer->function = pax_tick;
 	}
-	return perf_pmu_register(&pax_pmu, "perfev_aux", -1);
+	ret = perf_pmu_register(&pax_pmu, "perfev_aux", -1);
+	if (ret)
+		return ret;
+	return perf_pmu_register(&pax2_pmu, "perfev_aux2", -1);
 }
 device_initcall(pax_init);

@@ -14,6 +14,10 @@
  *   0x03 ns_x3     any counter, x3      0x20 ns_nofork  as ns, but an
  *                                            inherited copy is refused
  *                                            (ENOSPC), so a fork fails
+ *   0x30 ns_wrap   as ns, but a short counter: it wraps every
+ *                  PTP_WRAP_NS, and a counting event's wrap raises the
+ *                  overflow interrupt too, as real PMUs do for the core to
+ *                  ignore (a counting event takes no samples)
  *
  * Sampling: each counter has a pinned hard-irq hrtimer standing in for its
  * overflow interrupt.  It fires when the counter reaches the event's period
@@ -56,6 +60,8 @@
 #define PTP_MIN_NS	10000	/* overflow timers at most every 10 us */
 #define PTP_MAX_CATCHUP	16	/* periods reported by one late timer */
 #define PTP_NOFORK	0x20	/* the event that cannot be inherited */
+#define PTP_WRAP	0x30	/* the counter that wraps */
+#define PTP_WRAP_NS	1000000	/* ... every 1 ms of counting */
 
 struct ptp_event_desc {
 	u64 config;
@@ -70,6 +76,7 @@ static const struct ptp_event_desc ptp_events[] = {
 	{ 0x10, BIT(0),  1 },
 	{ 0x11, BIT(0) | BIT(1), 1 },
 	{ PTP_NOFORK, PTP_ALL, 1 },
+	{ PTP_WRAP, PTP_ALL, 1 },
 };
 
 struct ptp_counter {
@@ -146,6 +153,16 @@ static u64 ptp_factor(struct perf_event *event)
 	return ptp_desc(event->attr.config)->factor;
 }
 
+/*
+ * Does the counter raise overflow interrupts: at the end of a sampling
+ * event's period, or when a wrapping counter wraps (its period is then the
+ * wrap, set up by event_init).
+ */
+static bool ptp_interrupts(struct perf_event *event)
+{
+	return is_sampling_event(event) || event->attr.config == PTP_WRAP;
+}
+
 /* The counters' time: local_clock(), or the instant they were frozen. */
 static u64 ptp_now(void)
 {
@@ -159,7 +176,7 @@ static void ptp_update(struct perf_event *event)
 
 	delta = (now - local64_xchg(&hwc->prev_count, now)) * ptp_factor(event);
 	local64_add(delta, &event->count);
-	if (is_sampling_event(event))
+	if (ptp_interrupts(event))
 		local64_sub(delta, &hwc->period_left);
 }
 
@@ -194,7 +211,7 @@ static void ptp_start(struct perf_event *event, int flags)
 	/* an aux_output event's data would be tagged with its counter */
 	if (event->attr.aux_output)
 		perf_report_aux_output_id(event, hwc->idx);
-	if (is_sampling_event(event))
+	if (ptp_interrupts(event))
 		hrtimer_start(ptp_overflow_timer(event), ns_to_ktime(ptp_ns_to_overflow(event)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -206,7 +223,7 @@ static void ptp_stop(struct perf_event *event, int flags)
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 	/* a no-op when called from the timer itself (throttling) */
-	if (is_sampling_event(event))
+	if (ptp_interrupts(event))
 		hrtimer_try_to_cancel(ptp_overflow_timer(event));
 	ptp_update(event);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -287,7 +304,7 @@ static enum hrtimer_restart ptp_overflow(struct hrtimer *timer)
 	int n;
 
 	/* a timer left from an event that is gone, stopped or counting only */
-	if (!event || (event->hw.state & PERF_HES_STOPPED) || !is_sampling_event(event))
+	if (!event || (event->hw.state & PERF_HES_STOPPED) || !ptp_interrupts(event))
 		return HRTIMER_NORESTART;
 	hwc = &event->hw;
 	ptp_freeze(pc);
@@ -479,6 +496,12 @@ static int ptp_event_init(struct perf_event *event)
 	if (event->attr.config == PTP_NOFORK && event->parent)
 		return -ENOSPC;
 	event->hw.idx = -1;
+	/* a counting event of a wrapping counter: its period is the wrap */
+	if (event->attr.config == PTP_WRAP && !is_sampling_event(event)) {
+		event->hw.sample_period = PTP_WRAP_NS;
+		event->hw.last_period = PTP_WRAP_NS;
+		local64_set(&event->hw.period_left, PTP_WRAP_NS);
+	}
 	return ptp_validate_group(event);
 }
 
@@ -501,6 +524,7 @@ PTP_EVENT_ATTR(ns_x3, "event=0x03");
 PTP_EVENT_ATTR(ns_pmc0, "event=0x10");
 PTP_EVENT_ATTR(ns_pmc01, "event=0x11");
 PTP_EVENT_ATTR(ns_nofork, "event=0x20");
+PTP_EVENT_ATTR(ns_wrap, "event=0x30");
 
 static struct attribute *ptp_event_attrs[] = {
 	&ptp_attr_ns.attr.attr,
@@ -509,6 +533,7 @@ static struct attribute *ptp_event_attrs[] = {
 	&ptp_attr_ns_pmc0.attr.attr,
 	&ptp_attr_ns_pmc01.attr.attr,
 	&ptp_attr_ns_nofork.attr.attr,
+	&ptp_attr_ns_wrap.attr.attr,
 	NULL,
 };
 

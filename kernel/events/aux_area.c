@@ -6,7 +6,8 @@
  * data pages get PERF_RECORD_AUX records that say where each piece went.
  *
  * Owns: allocating and freeing the area's pages (high-order chunks where
- * the page allocator has them, one chunk for PERF_PMU_CAP_AUX_NO_SG PMUs;
+ * the page allocator has them, no larger than the wakeup watermark, one
+ * chunk for an overwrite area of a PERF_PMU_CAP_AUX_NO_SG PMU;
  * a chunk's order is in page_private() of its first page, PagePrivate set,
  * as drivers expect), mmap() and munmap() of the area with the checks of
  * 6.1 on the aux_offset/aux_size user space put in the user page, the
@@ -27,6 +28,7 @@
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/sched/user.h>
 #include <linux/slab.h>
@@ -107,19 +109,34 @@ static int perf_aux_alloc_pages(struct perf_buffer *rb, int node, int max_order)
 	return 0;
 }
 
-/* The area of @nr_pages pages at page offset @pgoff, given to @event's PMU. */
+/*
+ * The area of @nr_pages pages at page offset @pgoff, given to @event's PMU.
+ * Chunks, as in 6.1: in overwrite mode as large as the area (a PMU that
+ * cannot scatter, PERF_PMU_CAP_AUX_NO_SG, needs it in one piece: it wraps
+ * without an interrupt), otherwise no larger than the watermark, so that
+ * a PMU that double-buffers can stop at a chunk's end when the reader is
+ * due a wakeup.
+ */
 static int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 			  unsigned long pgoff, unsigned long nr_pages, bool overwrite)
 {
 	int node = event->cpu == -1 ? NUMA_NO_NODE : cpu_to_node(event->cpu);
-	bool one_chunk = event->pmu->capabilities & PERF_PMU_CAP_AUX_NO_SG;
-	int max_order = ilog2(nr_pages);
-	int ret;
+	bool one_chunk = overwrite && (event->pmu->capabilities & PERF_PMU_CAP_AUX_NO_SG);
+	unsigned long watermark = 0;
+	int max_order, ret;
 
 	if (nr_pages > INT_MAX)
 		return -ENOMEM;
-	if (!one_chunk)
-		max_order = min(max_order, MAX_ORDER - 1);
+	if (!overwrite) {
+		/* half the area unless attr.aux_watermark says otherwise */
+		watermark = event->attr.aux_watermark ?:
+			    min_t(unsigned long, U32_MAX, nr_pages << (PAGE_SHIFT - 1));
+		max_order = get_order(watermark);
+	} else {
+		max_order = ilog2(nr_pages);
+	}
+	/* (a one-chunk area larger than the allocator's blocks fails below) */
+	max_order = min(max_order, MAX_ORDER - 1);
 
 	rb->aux_pages = kvzalloc_node(array_size(nr_pages, sizeof(void *)), GFP_KERNEL, node);
 	if (!rb->aux_pages)
@@ -128,8 +145,8 @@ static int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 	rb->aux_priv = NULL;
 	ret = perf_aux_alloc_pages(rb, node, max_order);
 	/* such a PMU addresses the area as one physically contiguous block */
-	if (!ret && one_chunk && page_private(virt_to_page(rb->aux_pages[0])) != max_order &&
-	    nr_pages > 1)
+	if (!ret && one_chunk && nr_pages > 1 &&
+	    page_private(virt_to_page(rb->aux_pages[0])) != ilog2(nr_pages))
 		ret = -ENOMEM;
 	if (!ret) {
 		rb->aux_priv = event->pmu->setup_aux(event, rb->aux_pages, nr_pages, overwrite);
@@ -143,12 +160,7 @@ static int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 	rb->aux_free = event->pmu->free_aux;
 	rb->aux_pgoff = pgoff;
 	rb->aux_overwrite = overwrite;
-	rb->aux_watermark = 0;
-	if (!overwrite) {
-		/* half the area unless attr.aux_watermark says otherwise */
-		rb->aux_watermark = event->attr.aux_watermark ?:
-				    min_t(unsigned long, U32_MAX, nr_pages << (PAGE_SHIFT - 1));
-	}
+	rb->aux_watermark = watermark;
 	/* positions go on from where a previous area left them (user's aux_tail) */
 	rb->aux_wakeup = rb->aux_head;
 	refcount_set(&rb->aux_refcount, 1);
@@ -159,9 +171,12 @@ struct page *perf_aux_page(struct perf_buffer *rb, unsigned long pgoff)
 {
 	unsigned long nr_pages = READ_ONCE(rb->aux_nr_pages);
 
-	if (!nr_pages || pgoff < rb->aux_pgoff || pgoff - rb->aux_pgoff >= nr_pages)
+	unsigned long idx = pgoff - rb->aux_pgoff;
+
+	if (!nr_pages || pgoff < rb->aux_pgoff || idx >= nr_pages)
 		return NULL;
-	return virt_to_page(rb->aux_pages[pgoff - rb->aux_pgoff]);
+	/* user space picks pgoff: no speculative load past the array */
+	return virt_to_page(rb->aux_pages[array_index_nospec(idx, nr_pages)]);
 }
 
 /* ---- mapping ------------------------------------------------------------- */

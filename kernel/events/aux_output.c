@@ -98,7 +98,8 @@ static bool perf_aux_watermark_passed(struct perf_buffer *rb)
 /*
  * Close @handle: @size bytes were written from handle->head on (overwrite
  * mode: the driver's new position is in handle->head).  A PERF_RECORD_AUX
- * says so unless nothing but the OVERWRITE flag would be in it.
+ * says so unless nothing but the OVERWRITE flag and the PMU's trace format
+ * would be in it.
  */
 void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 {
@@ -118,7 +119,9 @@ void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 		start = rb->aux_head;
 		rb->aux_head += size;
 	}
-	if (size || (handle->aux_flags & ~(u64)PERF_AUX_FLAG_OVERWRITE)) {
+	/* the OVERWRITE flag or a PMU's trace format alone says nothing new */
+	if (size || (handle->aux_flags & ~(u64)(PERF_AUX_FLAG_OVERWRITE |
+						PERF_AUX_FLAG_PMU_FORMAT_TYPE_MASK))) {
 		struct perf_aux_record rec = {
 			.header.type = PERF_RECORD_AUX,
 			.offset = start,

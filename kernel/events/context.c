@@ -108,7 +108,7 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task, int c
 	}
 
 	for (;;) {
-		/* no clone any more: it stays @task's (ctx_swap.c) */
+		/* no clone any more, pinned: it stays @task's (ctx_swap.c) */
 		ctx = perf_task_ctx_hold(task);
 		if (ctx)
 			break;
@@ -127,6 +127,8 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task, int c
 		if (!rcu_access_pointer(task->perf_event_ctxp)) {
 			/* one reference for the task, one for the caller */
 			refcount_set(&fresh->refcount, 2);
+			/* held like a found one: a fork may clone it now */
+			fresh->pin_count = 1;
 			rcu_assign_pointer(task->perf_event_ctxp, fresh);
 			ctx = fresh;
 			fresh = NULL;

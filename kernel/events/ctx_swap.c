@@ -29,9 +29,11 @@
  * one's (nested) held, and changes ctx->task and
  * task->perf_event_ctxp of both: whoever holds a context's lock sees its
  * task stable.  Code that looks a task's context up in order to change it
- * (open, exit, exec) unclones it under its lock after checking ctx->task,
- * so it stays with its task; fork pins the parent's context (pin_count)
- * while it copies it, so the copy is the task's own.
+ * (open, exit, exec) unclones and pins it under its lock after checking
+ * ctx->task, so it stays with its task until it unpins it (unclone alone
+ * is not enough: a root has no parent_ctx, yet its clones are its twins);
+ * fork pins the parent's context while it copies it, so the copy is the
+ * task's own.
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -101,15 +103,31 @@ static struct perf_event_context *perf_task_ctx_lock(struct task_struct *task)
 	}
 }
 
+/*
+ * A clone no more, and pinned: it may still be the root other contexts
+ * were cloned from, and a root is their twin (perf_ctx_equivalent()), so
+ * only the pin keeps it from being swapped to another task while the
+ * caller sleeps on its mutex.  perf_task_ctx_unhold() ends the pin.
+ */
 struct perf_event_context *perf_task_ctx_hold(struct task_struct *task)
 {
 	struct perf_event_context *ctx = perf_task_ctx_lock(task);
 
 	if (ctx) {
 		perf_ctx_unclone(ctx);
+		ctx->pin_count++;
 		raw_spin_unlock_irq(&ctx->lock);
 	}
 	return ctx;
+}
+
+void perf_task_ctx_unhold(struct perf_event_context *ctx)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->pin_count--;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
 struct perf_event_context *perf_task_ctx_pin(struct task_struct *task)
@@ -125,11 +143,7 @@ struct perf_event_context *perf_task_ctx_pin(struct task_struct *task)
 
 void perf_task_ctx_unpin(struct perf_event_context *ctx)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx->pin_count--;
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	perf_task_ctx_unhold(ctx);
 	perf_ctx_put(ctx);
 }
 

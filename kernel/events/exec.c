@@ -57,5 +57,5 @@ void perf_event_exec(void)
 		list_del_init(&event->migrate_entry);
 		perf_event_fold_child(event);
 	}
-	perf_ctx_put(ctx);
+	perf_task_ctx_unpin(ctx);
 }

@@ -17,6 +17,7 @@
  * Functions taking a cpuctx accept NULL for "context not scheduled in".
  */
 #include <linux/irq_work.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 
@@ -247,10 +248,36 @@ static int group_sched_in(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
 	return -EAGAIN;
 }
 
+/*
+ * A flexible group that stays off its PMU on this CPU: the user page of
+ * each member user space maps now says so (index 0), with the times of
+ * this instant, as 6.1 does for every group it could not schedule.  A
+ * self-monitoring reader would otherwise keep the index and the times of
+ * the group's last time on the PMU.
+ */
+static void group_update_userpages(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	if (leader->state != PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
+		return;
+	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
+		return;
+	if (atomic_read(&leader->mmap_count))
+		perf_event_update_userpage(leader);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+		if (atomic_read(&sibling->mmap_count))
+			perf_event_update_userpage(sibling);
+	}
+}
+
 /* Schedule the pinned or flexible groups of one part in, on this CPU. */
 static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bool pinned)
 {
 	struct perf_event *leader, *tmp;
+	bool full = false;
 
 	if (!cpmu || !cpmu->ctx->is_active)
 		return;
@@ -262,12 +289,16 @@ static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bo
 		}
 		return;
 	}
+	/* from the first group that does not fit on, all wait for rotation */
 	list_for_each_entry(leader, &cpmu->flexible, group_entry) {
-		if (group_sched_in(leader, cpmu, cp)) {
+		if (!full && !group_sched_in(leader, cpmu, cp))
+			continue;
+		if (!full) {
+			full = true;
 			cpmu->rotate_necessary = true;
 			perf_cpu_pmu_start_timer(cp);
-			break;
 		}
+		group_update_userpages(leader);
 	}
 }
 
@@ -602,9 +633,18 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 	if (ctx && cpuctx->task_ctx != ctx) {	/* not swapped in */
 		perf_ctx_lock(cpuctx, ctx);
 		if (ctx->nr_events && ctx->task == task) {
-			/* the previous task's context went out with it (or was empty) */
-			if (!WARN_ON_ONCE(cpuctx->task_ctx))
+			/*
+			 * The previous task's context went out with it (or was
+			 * empty).  The runqueue lock is held: a console
+			 * printing now could wait for it, so report deferred.
+			 */
+			if (likely(!cpuctx->task_ctx)) {
 				perf_ctx_sched_in(cpuctx, ctx);
+			} else {
+				printk_deferred_enter();
+				WARN_ON_ONCE(1);
+				printk_deferred_exit();
+			}
 		}
 		perf_ctx_unlock(cpuctx, ctx);
 	}
@@ -614,20 +654,49 @@ void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *ta
 
 /* ---- install and remove -------------------------------------------------- */
 
-void perf_pending_irq(struct irq_work *work)
+/*
+ * The disable and the SIGTRAP an overflow left for the irq_work act on the
+ * event where it runs.  Running elsewhere now (it moved before the work
+ * ran): follow it there, as 6.1 does.  Not running: its sched-out took
+ * care of both already (event_sched_out()).
+ */
+static void perf_pending_here(struct perf_event *event)
 {
-	struct perf_event *event = container_of(work, struct perf_event, pending_irq);
+	int cpu = READ_ONCE(event->oncpu);
 
+	if (!READ_ONCE(event->pending_disable) && !event->pending_sigtrap)
+		return;
+	if (cpu >= 0 && cpu != smp_processor_id()) {
+		irq_work_queue_on(&event->pending_irq, cpu);
+		return;
+	}
 	if (READ_ONCE(event->pending_disable)) {
 		event->pending_disable = 0;
 		perf_event_disable_local(event);
 	}
 	if (event->pending_sigtrap)
 		perf_deliver_sigtrap(event);
+}
+
+void perf_pending_irq(struct irq_work *work)
+{
+	struct perf_event *event = container_of(work, struct perf_event, pending_irq);
+	int rctx;
+
+	/*
+	 * The software-event recursion guard, as in 6.1: a signal sent from
+	 * here (SIGIO, SIGTRAP) must not raise an event (signal_generate)
+	 * that queues this work again, or the CPU never leaves it.  Already
+	 * held (-1): nothing below can recurse either.
+	 */
+	rctx = perf_swevent_get_recursion_context();
+	perf_pending_here(event);
 	if (event->pending_wakeup) {
 		event->pending_wakeup = 0;
 		perf_event_wakeup(event);
 	}
+	if (rctx >= 0)
+		perf_swevent_put_recursion_context(rctx);
 }
 
 /*

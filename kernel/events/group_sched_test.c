@@ -6,7 +6,8 @@
  * and are rotated in, a group goes on whole or not at all, an exclusive
  * group runs alone, disable/enable move events between OFF and the
  * scheduled states, perf_pmu_migrate_context() moves groups whole with
- * their times, and overflow interrupts are throttled per tick.
+ * their times, and overflow interrupts are throttled per tick, while
+ * those of a counting event are no samples at all.
  *
  * Locking: none of its own; the fake PMU's per-CPU state is touched only
  * by the core's add/del/txn callbacks, on that CPU with IRQs off.
@@ -367,6 +368,65 @@ static void test_overflows_are_throttled_per_tick(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta.after, 0ULL);
 }
 
+struct counting_args {
+	struct perf_event	*event;
+	int			overflows;	/* perf_event_overflow() calls */
+	int			stops;		/* of them, non-zero returns */
+	u64			interrupts;	/* hw.interrupts before */
+	u64			interrupts_after;
+};
+
+/* On the event's CPU, IRQs off: more interrupts than a tick allows. */
+static void overflow_counting_on_cpu(void *info)
+{
+	struct counting_args *ca = info;
+	struct perf_sample_data data;
+	int limit = 2 * READ_ONCE(perf_max_samples_per_tick) + 1;
+
+	perf_sample_data_init(&data, 0, 0);
+	ca->interrupts = ca->event->hw.interrupts;
+	for (ca->overflows = 0; ca->overflows < limit; ca->overflows++) {
+		if (perf_event_overflow(ca->event, &data, NULL))
+			ca->stops++;
+	}
+	ca->interrupts_after = ca->event->hw.interrupts;
+}
+
+/*
+ * A counting event's counter may wrap and its PMU report an overflow (a
+ * driver folding a short counter): as in 6.1 that is no sample.  The
+ * overflow handler (the sample writer of a user event) is not called,
+ * the interrupt is not counted toward throttling, no signal is queued,
+ * and the driver is never told to stop.
+ */
+static void test_counting_event_overflow_is_no_sample(struct kunit *test)
+{
+	struct sched_test_ctx *st = test->priv;
+	struct perf_event_attr attr = {
+		.type		= fake_pmu.type,
+		.size		= sizeof(attr),
+	};
+	struct counting_args ca = { };
+	int handled = 0;
+
+	ca.event = perf_event_create_kernel_counter(&attr, st->cpu, NULL, count_overflow,
+						    &handled);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ca.event));
+	st->events[st->nr++] = ca.event;
+	KUNIT_ASSERT_FALSE(test, is_sampling_event(ca.event));
+	KUNIT_ASSERT_EQ(test, ca.event->state, PERF_EVENT_STATE_ACTIVE);
+
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(st->cpu, overflow_counting_on_cpu, &ca,
+						       1), 0);
+	KUNIT_EXPECT_GT(test, ca.overflows, READ_ONCE(perf_max_samples_per_tick));
+	KUNIT_EXPECT_EQ(test, ca.stops, 0);
+	KUNIT_EXPECT_EQ(test, handled, 0);
+	KUNIT_EXPECT_EQ(test, ca.interrupts_after, ca.interrupts);
+	KUNIT_EXPECT_EQ(test, ca.event->pending_kill, 0U);
+	KUNIT_EXPECT_EQ(test, ca.event->pending_wakeup, 0U);
+	KUNIT_EXPECT_EQ(test, ca.event->state, PERF_EVENT_STATE_ACTIVE);
+}
+
 static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_pinned_overflow_goes_to_error),
 	KUNIT_CASE(test_pinned_before_flexible),
@@ -376,6 +436,7 @@ static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_disable_enable),
 	KUNIT_CASE(test_migrate_moves_groups_whole),
 	KUNIT_CASE(test_overflows_are_throttled_per_tick),
+	KUNIT_CASE(test_counting_event_overflow_is_no_sample),
 	{}
 };
 

@@ -157,7 +157,7 @@ static void perf_task_ctx_detach(struct task_struct *task)
 
 	perf_fold_list(&fold);
 	perf_ctx_put(ctx);			/* the task's reference */
-	perf_ctx_put(ctx);			/* perf_task_ctx_hold()'s */
+	perf_task_ctx_unpin(ctx);		/* perf_task_ctx_hold()'s */
 }
 
 void perf_event_exit_task(struct task_struct *child)

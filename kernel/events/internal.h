@@ -109,7 +109,9 @@ void perf_ctx_put(struct perf_event_context *ctx);
 bool perf_ctx_tryget(struct perf_event_context *ctx);
 /*
  * The context an event for (@task, @cpu) goes into, with a reference:
- * @task's (created on first use) or CPU @cpu's.  ERR_PTR on failure.
+ * @task's (created on first use; held, see perf_task_ctx_hold(): the
+ * caller unholds it once its event is in) or CPU @cpu's.  ERR_PTR on
+ * failure.
  */
 struct perf_event_context *perf_find_get_context(struct task_struct *task, int cpu);
 /*
@@ -149,8 +151,12 @@ void perf_ctx_changed(struct perf_event_context *ctx);
 /* Fork: @child holds a copy of every event of @parent (its mutex held). */
 void perf_ctx_mark_clone(struct perf_event_context *child,
 			 struct perf_event_context *parent);
-/* @task's context with a reference, unswappable from now on, or NULL. */
+/*
+ * @task's context with a reference, a clone no more and pinned (never
+ * swapped to another task) until perf_task_ctx_unhold(), or NULL.
+ */
 struct perf_event_context *perf_task_ctx_hold(struct task_struct *task);
+void perf_task_ctx_unhold(struct perf_event_context *ctx);
 /* @task's context with a reference, not swapped until unpinned, or NULL. */
 struct perf_event_context *perf_task_ctx_pin(struct task_struct *task);
 void perf_task_ctx_unpin(struct perf_event_context *ctx);

@@ -51,23 +51,18 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	}
 
 	mutex_lock(&ctx->mutex);
-	if (ctx->task == TASK_TOMBSTONE) {
+	if (ctx->task == TASK_TOMBSTONE)
 		err = -ESRCH;
-		goto err_unlock;
-	}
-	if (!task && !per_cpu(perf_cpu_ctx, event->cpu).online) {
+	else if (!task && !per_cpu(perf_cpu_ctx, event->cpu).online)
 		err = -ENODEV;
-		goto err_unlock;
-	}
-	/* hands our context reference over to the event */
-	err = perf_install_in_context(ctx, event, event->cpu);
-	if (err)
-		goto err_unlock;
+	else	/* hands our context reference over to the event */
+		err = perf_install_in_context(ctx, event, event->cpu);
 	mutex_unlock(&ctx->mutex);
-	return event;
+	if (task)
+		perf_task_ctx_unhold(ctx);
+	if (!err)
+		return event;
 
-err_unlock:
-	mutex_unlock(&ctx->mutex);
 	perf_ctx_put(ctx);
 err_event:
 	perf_free_event(event);

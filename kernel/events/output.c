@@ -65,7 +65,7 @@ void perf_output_wakeup(struct perf_output_handle *handle)
 {
 	struct perf_event *event = handle->event;
 
-	atomic_set(&handle->rb->poll, EPOLLIN);
+	atomic_set(&handle->rb->poll, EPOLLIN | EPOLLRDNORM);
 	/* from the writer's own irq_work: it runs on this CPU, NMI-safe */
 	event->pending_wakeup = 1;
 	irq_work_queue(&event->pending_irq);
@@ -160,9 +160,14 @@ static int perf_output_reserve(struct perf_output_handle *handle, struct perf_ev
 	rb = rcu_dereference(owner->rb);
 	if (unlikely(!rb))
 		goto out;
-	/* a paused buffer counts what it drops, as does one without data pages */
+	/*
+	 * A paused buffer counts what it drops; one without data pages (a
+	 * mapping of the user page alone) is as good as paused for good,
+	 * and counts nothing (6.1).
+	 */
 	if (unlikely(READ_ONCE(rb->paused) || !rb->nr_pages)) {
-		perf_output_lost(rb, event);
+		if (rb->nr_pages)
+			perf_output_lost(rb, event);
 		goto out;
 	}
 

@@ -40,6 +40,7 @@
 #include <linux/tick.h>
 
 #include "internal.h"
+#include "period_math.h"
 
 /* Bumped by every tick: interrupts are counted per event and tick. */
 static DEFINE_PER_CPU(u64, perf_throttled_seq);
@@ -86,42 +87,20 @@ static int __perf_event_account_interrupt(struct perf_event *event, bool throttl
 	return 1;
 }
 
-int perf_event_account_interrupt(struct perf_event *event)
-{
-	return __perf_event_account_interrupt(event, true);
-}
-
 /* ---- frequency mode ------------------------------------------------------- */
 
 /*
- * The period that would have given attr.sample_freq overflows a second,
- * had @count events taken @nsec nanoseconds: count / (nsec * freq / 1e9).
- */
-static u64 perf_freq_period(struct perf_event *event, u64 nsec, u64 count)
-{
-	u64 per_sec = nsec * event->attr.sample_freq;
-
-	if (!per_sec)
-		return 0;
-	return mul_u64_u64_div_u64(count, NSEC_PER_SEC, per_sec);
-}
-
-/*
- * Move the period an eighth of the way towards the estimate from @count
- * events in @nsec.  A period left far larger than the new one is cut
+ * Move the period towards the estimate from @count events in @nsec
+ * (period_math.h).  A period left far larger than the new one is cut
  * short; @restart: the event is running and must be stopped for that.
  */
 static void perf_event_adjust_period(struct perf_event *event, u64 nsec, u64 count,
 				     bool restart)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	s64 step = (s64)(perf_freq_period(event, nsec, count) - hwc->sample_period);
-	u64 period;
+	u64 target = perf_freq_target_period(count, nsec, event->attr.sample_freq);
+	u64 period = perf_freq_filter(hwc->sample_period, target);
 
-	step = (step + 7) / 8;
-	period = hwc->sample_period + step;
-	if ((s64)period <= 0)
-		period = 1;
 	hwc->sample_period = period;
 
 	if (local64_read(&hwc->period_left) > 8 * (s64)period) {
@@ -144,6 +123,20 @@ static void perf_freq_overflow(struct perf_event *event)
 	/* a long pause (descheduled, throttled) says nothing about the rate */
 	if (delta > 0 && delta < 2 * TICK_NSEC)
 		perf_event_adjust_period(event, delta, hwc->last_period, true);
+}
+
+/*
+ * An overflow interrupt that gives no sample (a POWER PMI with an invalid
+ * SIAR, a PEBS error record): throttled and frequency-adjusted as one that
+ * does, as in 6.1.
+ */
+int perf_event_account_interrupt(struct perf_event *event)
+{
+	int ret = __perf_event_account_interrupt(event, true);
+
+	if (event->attr.freq)
+		perf_freq_overflow(event);
+	return ret;
 }
 
 /* ---- signals -------------------------------------------------------------------- */
@@ -192,15 +185,25 @@ void perf_sigtrap_sched_out(struct perf_event *event, bool disabling)
 	event->pending_work = 1;
 }
 
-/* Task work: the SIGTRAP that perf_sigtrap_sched_out() moved here. */
+/*
+ * Task work: the SIGTRAP that perf_sigtrap_sched_out() moved here, sent
+ * under the software-event recursion guard as from perf_pending_irq() (the
+ * guard is per CPU: no preemption meanwhile).
+ */
 void perf_pending_task(struct callback_head *head)
 {
 	struct perf_event *event = container_of(head, struct perf_event, pending_task);
+	int rctx;
 
+	preempt_disable_notrace();
+	rctx = perf_swevent_get_recursion_context();
 	if (event->pending_work) {
 		event->pending_work = 0;
 		perf_deliver_sigtrap(event);
 	}
+	if (rctx >= 0)
+		perf_swevent_put_recursion_context(rctx);
+	preempt_enable_notrace();
 	perf_event_put(event);
 }
 
@@ -223,6 +226,14 @@ int __perf_event_overflow(struct perf_event *event, bool throttle,
 	struct perf_event *owner = event->parent ? event->parent : event;
 	perf_overflow_handler_t handler;
 	int ret;
+
+	/*
+	 * A counting event's interrupt only tells that its counter wrapped
+	 * (the driver folds it into the count): no sample, no signal, no
+	 * throttling, as in 6.1.
+	 */
+	if (unlikely(!is_sampling_event(event)))
+		return 0;
 
 	ret = __perf_event_account_interrupt(event, throttle);
 	if (event->attr.freq)
@@ -253,7 +264,8 @@ int __perf_event_overflow(struct perf_event *event, bool throttle,
 /*
  * An overflow reported by a PMU (NMI or IRQ).  Returns non-zero when the
  * driver should stop the event: it is throttled, or its
- * PERF_EVENT_IOC_REFRESH budget ran out.
+ * PERF_EVENT_IOC_REFRESH budget ran out.  Always 0, and nothing done, for
+ * an event that does not sample.
  */
 int perf_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 			struct pt_regs *regs)

@@ -455,13 +455,19 @@ static int perf_try_init_event(struct pmu *pmu, struct perf_event *event)
 
 	/*
 	 * Drivers validate a sibling against its group (the leader's
-	 * sibling_list): keep the group still while they look.  The caller
-	 * may hold a parent's ctx->mutex (inheritance), hence the nesting.
+	 * sibling_list): keep the group still while they look.  An inherited
+	 * sibling's group is in a new child context that fork holds locked
+	 * and nobody else sees yet (inherit.c): its mutex is ours already.
+	 * An open may hold another context's mutex, hence the nesting.
 	 */
 	if (leader != event && pmu->task_ctx_nr != perf_sw_context) {
 		ctx = READ_ONCE(leader->ctx);
-		if (ctx)
+		if (ctx && event->parent) {
+			lockdep_assert_held(&ctx->mutex);
+			ctx = NULL;
+		} else if (ctx) {
 			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
+		}
 	}
 
 	event->pmu = pmu;

@@ -624,7 +624,8 @@ static void perf_ksymbol_output(struct perf_event *event, void *arg)
 		.flags = rec->flags,
 	};
 
-	perf_output_record(event, &body.header, sizeof(body), rec->name, rec->name_len + 1,
+	/* the name may be cut short of its NUL: the padding's zeros end it */
+	perf_output_record(event, &body.header, sizeof(body), rec->name, rec->name_len,
 			   perf_sb_str_room(rec->name_len));
 }
 

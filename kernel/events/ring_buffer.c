@@ -70,9 +70,14 @@ static struct perf_buffer *perf_rb_alloc(int nr_pages, unsigned long watermark,
 {
 	int node = cpu == -1 ? NUMA_NO_NODE : cpu_to_node(cpu);
 	struct perf_buffer *rb;
+	size_t size;
 	int i;
 
-	rb = kzalloc_node(struct_size(rb, pages, nr_pages + 1), GFP_KERNEL, node);
+	size = struct_size(rb, pages, nr_pages + 1);
+	/* a page array past kmalloc's largest block: ENOMEM, quietly (6.1) */
+	if (size > KMALLOC_MAX_SIZE)
+		return NULL;
+	rb = kzalloc_node(size, GFP_KERNEL, node);
 	if (!rb)
 		return NULL;
 	rb->nr_pages = nr_pages;
@@ -470,7 +475,9 @@ static void perf_mmap_mutex_lock_two(struct perf_event *a, struct perf_event *b)
 /*
  * Send @event's records to @output's buffer (@output NULL: back to none).
  * As in 6.1, EINVAL for: itself, another CPU, another task (per-task
- * events), another clock, the other write direction, a target without a
+ * events), another clock, the other write direction, two events with an
+ * AUX area of different PMUs (the area's private data is its PMU's: the
+ * other would get it from perf_aux_output_begin()), a target without a
  * mapped buffer, and an event that is mapped itself.
  * Called with @event's ctx->mutex held.
  */
@@ -487,6 +494,8 @@ int perf_event_set_output(struct perf_event *event, struct perf_event *output)
 		if (output->clock != event->clock)
 			return -EINVAL;
 		if (output->attr.write_backward != event->attr.write_backward)
+			return -EINVAL;
+		if (has_aux(event) && has_aux(output) && event->pmu != output->pmu)
 			return -EINVAL;
 		perf_mmap_mutex_lock_two(event, output);
 	} else {

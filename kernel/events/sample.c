@@ -121,6 +121,12 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event, struct pt_
 	bool crosstask = event->ctx->task && event->ctx->task != current;
 	struct perf_callchain_entry *entry;
 
+	/*
+	 * No mm, no user stack: a kernel thread, or a task past exit_mm()
+	 * whose page tables are being (or have been) torn down.
+	 */
+	if (!current->mm)
+		user = false;
 	if (!kernel && !user)
 		return &perf_no_callchain;
 	entry = get_perf_callchain(regs, 0, kernel, user, event->attr.sample_max_stack,
@@ -173,7 +179,8 @@ static void perf_output_regs(struct perf_output_handle *handle, struct perf_regs
  * Bytes of user stack to dump: what attr.sample_stack_user asks for, no
  * more than lies between the stack pointer and the top of user space, and
  * no more than keeps the record (now @record_size bytes without the dump)
- * within its u16 size: the size and dyn_size words come with it.
+ * within its u16 size: the size and dyn_size words come with it.  None
+ * for a task without an mm (the record then says size 0, as in 6.1).
  */
 static u64 perf_ustack_dump_size(struct perf_event *event, struct pt_regs *uregs,
 				 unsigned int record_size)
@@ -181,7 +188,8 @@ static u64 perf_ustack_dump_size(struct perf_event *event, struct pt_regs *uregs
 	unsigned long sp, room;
 	u64 size = event->attr.sample_stack_user;
 
-	if (!uregs)
+	/* an exiting task's stack may be in page tables being torn down */
+	if (!uregs || !current->mm)
 		return 0;
 	sp = user_stack_pointer(uregs);
 	if (!sp || sp >= TASK_SIZE)
@@ -241,58 +249,71 @@ static u64 perf_virt_to_phys(u64 virt)
 	return phys;
 }
 
-/* The size of the page (or huge page) that maps @addr in @mm, or 0. */
-static u64 perf_mapping_page_size(struct mm_struct *mm, unsigned long addr)
+/*
+ * The size of the page (or huge page) that maps an address, found as fast
+ * GUP finds pages: without locks, with IRQs off so that no page table is
+ * freed under the walk.  Each level reads its entry once and goes on from
+ * that copy (the *_offset_lockless() helpers), never from the table again.
+ * A level ends the walk with 0 when nothing is mapped there, with the
+ * entry's size when it is a leaf (a huge page), or hands its copy down.
+ */
+static u64 perf_pte_level_size(pmd_t pmd, unsigned long addr)
 {
-	pgd_t *pgdp, pgd;
-	p4d_t *p4dp, p4d;
-	pud_t *pudp, pud;
-	pmd_t *pmdp, pmd;
-	pte_t *ptep, pte;
-	u64 size;
+	pte_t *ptep = pte_offset_map(&pmd, addr);
+	pte_t pte = ptep_get_lockless(ptep);
 
-	pgdp = pgd_offset(mm, addr);
-	pgd = READ_ONCE(*pgdp);
-	if (pgd_none(pgd))
-		return 0;
-	if (pgd_leaf(pgd))
-		return pgd_leaf_size(pgd);
-	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
-	p4d = READ_ONCE(*p4dp);
-	if (!p4d_present(p4d))
-		return 0;
-	if (p4d_leaf(p4d))
-		return p4d_leaf_size(p4d);
-	pudp = pud_offset_lockless(p4dp, p4d, addr);
-	pud = READ_ONCE(*pudp);
-	if (!pud_present(pud))
-		return 0;
-	if (pud_leaf(pud))
-		return pud_leaf_size(pud);
-	pmdp = pmd_offset_lockless(pudp, pud, addr);
-	pmd = READ_ONCE(*pmdp);
-	if (!pmd_present(pmd))
-		return 0;
-	if (pmd_leaf(pmd))
-		return pmd_leaf_size(pmd);
-	ptep = pte_offset_map(&pmd, addr);
-	pte = ptep_get_lockless(ptep);
-	size = pte_present(pte) ? pte_leaf_size(pte) : 0;
 	pte_unmap(ptep);
-	return size;
+	return pte_present(pte) ? pte_leaf_size(pte) : 0;
 }
 
-/* Page size at @addr; IRQs off keep the page tables from being freed. */
+static u64 perf_pmd_level_size(pud_t pud, pud_t *pudp, unsigned long addr)
+{
+	pmd_t pmd = READ_ONCE(*pmd_offset_lockless(pudp, pud, addr));
+
+	if (!pmd_present(pmd))
+		return 0;
+	return pmd_leaf(pmd) ? pmd_leaf_size(pmd) : perf_pte_level_size(pmd, addr);
+}
+
+static u64 perf_pud_level_size(p4d_t p4d, p4d_t *p4dp, unsigned long addr)
+{
+	pud_t *pudp = pud_offset_lockless(p4dp, p4d, addr);
+	pud_t pud = READ_ONCE(*pudp);
+
+	if (!pud_present(pud))
+		return 0;
+	return pud_leaf(pud) ? pud_leaf_size(pud) : perf_pmd_level_size(pud, pudp, addr);
+}
+
+static u64 perf_p4d_level_size(pgd_t pgd, pgd_t *pgdp, unsigned long addr)
+{
+	p4d_t *p4dp = p4d_offset_lockless(pgdp, pgd, addr);
+	p4d_t p4d = READ_ONCE(*p4dp);
+
+	if (!p4d_present(p4d))
+		return 0;
+	return p4d_leaf(p4d) ? p4d_leaf_size(p4d) : perf_pud_level_size(p4d, p4dp, addr);
+}
+
+/* Page size at @addr (0: unknown, or nothing mapped there). */
 static u64 perf_page_size(u64 addr)
 {
 	struct mm_struct *mm = addr < TASK_SIZE ? current->mm : &init_mm;
 	unsigned long flags;
-	u64 size;
+	pgd_t *pgdp;
+	pgd_t pgd;
+	u64 size = 0;
 
-	if (!addr || !mm)
+	/* the lockless walk is safe only where fast GUP is */
+	if (!IS_ENABLED(CONFIG_HAVE_FAST_GUP) || !addr || !mm)
 		return 0;
 	local_irq_save(flags);
-	size = perf_mapping_page_size(mm, addr);
+	pgdp = pgd_offset(mm, addr);
+	pgd = READ_ONCE(*pgdp);
+	if (pgd_leaf(pgd))
+		size = pgd_leaf_size(pgd);
+	else if (!pgd_none(pgd))
+		size = perf_p4d_level_size(pgd, pgdp, addr);
 	local_irq_restore(flags);
 	return size;
 }

@@ -570,6 +570,8 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	mutex_lock(&ctx->mutex);
 	err = perf_open_install(&req, event, ctx);
 	mutex_unlock(&ctx->mutex);
+	if (task)
+		perf_task_ctx_unhold(ctx);
 	if (err) {
 		/* the file never owned the event: its release must not see it */
 		event_file->private_data = NULL;

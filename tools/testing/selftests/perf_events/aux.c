@@ -16,7 +16,11 @@
  * records, the latest trace kept), aux_watermark wakeups, the PARTIAL and
  * COLLISION flags, munmap of the AUX area while the event traces, and
  * aux_output (PERF_RECORD_AUX_OUTPUT_HW_ID, the member in ERROR once its
- * leader is gone) and aux_sample_size (PERF_SAMPLE_AUX snapshots) members.
+ * leader is gone) and aux_sample_size (PERF_SAMPLE_AUX snapshots) members,
+ * and SET_OUTPUT between AUX events of two PMUs (with the second test PMU,
+ * "perfev_aux2", whose area private data has another layout): refused;
+ * the areas of a PMU that cannot scatter (perfev_aux2 too): one block in
+ * overwrite mode, chunks otherwise.
  *
  * Every case SKIPs without the perfev_aux PMU.
  */
@@ -653,6 +657,148 @@ TEST(aux_sample_snapshot)
 	perfev_ring_unmap(&ring);
 	aux_unmap(&b);
 	close(sampler);
+	close(fd);
+}
+
+/* perf_event_open() of @attr with PERF_FLAG_FD_OUTPUT to @out_fd: 0 or errno. */
+static int open_fd_output_errno(struct perf_event_attr *attr, int out_fd)
+{
+	int fd = perfev_open(attr, 0, -1, out_fd, PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * An AUX area's private data comes from the PMU that set it up: an AUX
+ * event of another PMU must not write into it.  As in 6.1, SET_OUTPUT
+ * (and PERF_FLAG_FD_OUTPUT at open) between AUX events of different PMUs
+ * is EINVAL, either way; between AUX events of one PMU, or from an event
+ * without an AUX area, it works, and the redirected event traces into the
+ * area of the buffer it writes into.  (No event runs while one could be
+ * in the other PMU's buffer: a kernel without the check would crash.)
+ */
+TEST(aux_set_output_across_aux_pmus_einval)
+{
+	struct perf_event_attr attr;
+	struct aux_buf ba = {}, bb = {};
+	int type, type2, a, a2, b, b2, sw;
+
+	REQUIRE_AUX_PMU(type);
+	type2 = perfev_pmu_type("perfev_aux2");
+	if (type2 < 0)
+		SKIP(return, "no perfev_aux2 PMU (CONFIG_PERF_TEST_AUX_PMU)");
+	a = aux_open(type, 0);
+	ASSERT_GE(a, 0);
+	a2 = aux_open(type, 0);
+	ASSERT_GE(a2, 0);
+	b = aux_open(type2, 0);
+	ASSERT_GE(b, 0);
+	b2 = aux_open(type2, 0);
+	ASSERT_GE(b2, 0);
+	ASSERT_EQ(0, aux_map(&ba, a, 16, false));
+	ASSERT_EQ(0, aux_map(&bb, b, 16, false));
+
+	/* into the other PMU's buffer, both ways */
+	EXPECT_EQ(-1, ioctl(b2, PERF_EVENT_IOC_SET_OUTPUT, a));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(a2, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(EINVAL, errno);
+	/* nor at open */
+	aux_attr(&attr, type2, 0);
+	EXPECT_EQ(EINVAL, open_fd_output_errno(&attr, a));
+	aux_attr(&attr, type, 0);
+	EXPECT_EQ(EINVAL, open_fd_output_errno(&attr, b));
+
+	/* the same PMU, and an event without an AUX area: fine */
+	ASSERT_EQ(0, ioctl(a2, PERF_EVENT_IOC_SET_OUTPUT, a));
+	ASSERT_EQ(0, ioctl(b2, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(0, open_fd_output_errno(&attr, a));
+	sw = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, -1);
+	ASSERT_GE(sw, 0);
+	EXPECT_EQ(0, ioctl(sw, PERF_EVENT_IOC_SET_OUTPUT, a));
+	EXPECT_EQ(0, ioctl(sw, PERF_EVENT_IOC_SET_OUTPUT, b));
+
+	/* the redirected events run with their own PMU's area */
+	ASSERT_EQ(0, ioctl(b2, PERF_EVENT_IOC_ENABLE, 0));
+	perfev_burn(1000000);
+	ASSERT_EQ(0, ioctl(b2, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(a2, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_GE(burn_until(&ba, 4 * AUX_CHUNK, 10), 4 * AUX_CHUNK);
+	ASSERT_EQ(0, ioctl(a2, PERF_EVENT_IOC_DISABLE, 0));
+
+	/* once redirected, still not across */
+	EXPECT_EQ(-1, ioctl(a2, PERF_EVENT_IOC_SET_OUTPUT, b));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(b2, PERF_EVENT_IOC_SET_OUTPUT, a));
+	EXPECT_EQ(EINVAL, errno);
+
+	close(sw);
+	close(b2);
+	close(a2);
+	aux_unmap(&bb);
+	aux_unmap(&ba);
+	close(b);
+	close(a);
+}
+
+/* Pages in the page allocator's largest block: /proc/buddyinfo's orders. */
+static long max_block_pages(void)
+{
+	char line[512], *p;
+	int orders = -2;	/* "Node 0, zone DMA" */
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		for (p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"))
+			orders++;
+	fclose(f);
+	return orders > 0 ? 1L << (orders - 1) : -1;
+}
+
+/*
+ * A PMU that cannot scatter (PERF_PMU_CAP_AUX_NO_SG, perfev_aux2) needs
+ * its overwrite area in one physically contiguous block, as in 6.1: one
+ * larger than the allocator's largest block is ENOMEM, a small one is one
+ * block (the driver checks).  A writable area it gets in chunks, however
+ * large: our core once wanted one block there too, so that any area past
+ * the largest block failed.
+ */
+TEST(aux_no_sg_pmu_chunks_unless_overwrite)
+{
+	struct aux_buf b = {};
+	long block = max_block_pages();
+	int type2, fd;
+
+	type2 = perfev_pmu_type("perfev_aux2");
+	if (type2 < 0)
+		SKIP(return, "no perfev_aux2 PMU (CONFIG_PERF_TEST_AUX_PMU)");
+	ASSERT_GT(block, 0);
+
+	fd = aux_open(type2, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, aux_map(&b, fd, 2 * block, false))
+		TH_LOG("a writable area of %ld pages", 2 * block);
+	aux_unmap(&b);
+	close(fd);
+
+	memset(&b, 0, sizeof(b));
+	fd = aux_open(type2, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(ENOMEM, aux_map(&b, fd, 2 * block, true))
+		TH_LOG("an overwrite area of %ld pages", 2 * block);
+	aux_unmap(&b);
+	close(fd);
+
+	memset(&b, 0, sizeof(b));
+	fd = aux_open(type2, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, aux_map(&b, fd, 16, true));
+	aux_unmap(&b);
 	close(fd);
 }
 

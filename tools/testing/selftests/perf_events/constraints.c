@@ -17,11 +17,18 @@
  * overflow path without hardware): sample count ~ count / period with the
  * PERIOD field exact, factor events, freq mode adapting the period,
  * PERF_SAMPLE_READ of a group, THROTTLE/UNTHROTTLE above
- * perf_event_max_sample_rate.  Every test SKIPs when the PMU is not built in.
+ * perf_event_max_sample_rate.  A counting event of the wrapping counter
+ * (ns_wrap: the PMU raises its overflow interrupt at every wrap, as real
+ * counters do) takes no samples and sends no SIGIO: an overflow of a
+ * non-sampling event is no sample (6.1).  Every test SKIPs when the PMU is
+ * not built in.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -35,6 +42,8 @@
 #define PTP_NS_PMC0	0x10
 #define PTP_NS_PMC01	0x11
 #define PTP_NOFORK	0x20
+#define PTP_NS_WRAP	0x30	/* wraps every 1 ms of counting */
+#define PTP_WRAP_NS	1000000ULL
 #define BURN		3000000UL
 
 #define RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -690,6 +699,65 @@ TEST(factor_event_overflows_in_its_own_units)
 	EXPECT_GE(st.samples + 2, count / period)
 		TH_LOG("%u samples, count %llu", st.samples, (unsigned long long)count);
 	EXPECT_EQ(period, st.max_period);
+	perfev_ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * The wrapping counter raises its overflow interrupt for a counting event
+ * too (a real PMU's interrupt when a counter wraps): the driver calls
+ * perf_event_overflow(), and the core must take no sample, count no lost
+ * one and send no SIGIO for an event that does not sample.  The ring stays
+ * empty (no side-band records were asked for) and the count goes on.
+ */
+TEST(counting_event_overflow_is_not_a_sample)
+{
+	struct perf_event_attr attr;
+	struct timespec ts = { 0, 200000000 };
+	struct perfev_value v;
+	struct perfev_ring r;
+	struct perf_event_header *h;
+	siginfo_t si;
+	sigset_t set;
+	int fd, type, i, records = 0;
+
+	REQUIRE_PTP(type);
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	ASSERT_EQ(0, sigprocmask(SIG_BLOCK, &set, NULL));
+	perfev_attr_init(&attr, type, PTP_NS_WRAP);
+	attr.read_format = RF_TIMES;
+	attr.wakeup_events = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	fd = ptp_open_attr(&attr);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, perfev_ring_map(&r, fd, 8, false));
+	ASSERT_EQ(0, fcntl(fd, F_SETOWN, getpid()));
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	/* some 20 wraps of the counter, whatever the speed of the guest */
+	for (i = 0; i < 100; i++) {
+		perfev_burn(BURN);
+		ASSERT_EQ(0, perfev_read_value(fd, &v));
+		if (v.value >= 20 * PTP_WRAP_NS)
+			break;
+	}
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, perfev_read_value(fd, &v));
+	ASSERT_GE(v.value, 20 * PTP_WRAP_NS);
+	/* never stopped (throttled) by its interrupts */
+	EXPECT_TRUE(near(v.value, v.running, 10, 2 * PTP_WRAP_NS))
+		TH_LOG("count %llu, running %llu", (unsigned long long)v.value,
+		       (unsigned long long)v.running);
+
+	while ((h = perfev_ring_next(&r))) {
+		TH_LOG("record type %u size %u", h->type, h->size);
+		records++;
+	}
+	EXPECT_EQ(0, records);
+	EXPECT_EQ(-1, sigtimedwait(&set, &si, &ts));
+	EXPECT_EQ(EAGAIN, errno);
 	perfev_ring_unmap(&r);
 	close(fd);
 }

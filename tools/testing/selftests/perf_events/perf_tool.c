@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The real perf tool (Debian's linux-perf in the guest) on the hardware
- * PMU: perf stat of instructions and cycles, of a group, of raw event
- * codes, and perf record + perf report.
+ * PMU: perf stat of instructions and cycles, of a group, of a group on a
+ * command that forks and starts threads, of raw event codes, and perf
+ * record + perf report.
  *
  * The workload is this binary itself started as "perf_tool --spin N": a
  * loop of exactly two user instructions per iteration (powerpc: addi +
@@ -16,6 +17,7 @@
  * SKIP without /usr/bin/perf or without a hardware PMU.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +48,49 @@ static __attribute__((noinline)) void perf_tool_spin(unsigned long n)
 #endif
 }
 
-/* "perf_tool --spin N": be the workload, not the test. */
+static void *perf_tool_spin_thread(void *arg)
+{
+	perf_tool_spin((unsigned long)arg);
+	return NULL;
+}
+
+/*
+ * "perf_tool --fork K N": spin N here and in K forked children, each of
+ * which also spins N in a thread of its own (what "make" and its compilers
+ * do to an inherited group: fork, clone, exit).
+ */
+static void perf_tool_fork(int k, unsigned long n)
+{
+	pthread_t t;
+	int i, status;
+
+	for (i = 0; i < k; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			exit(2);
+		if (!pid) {
+			if (pthread_create(&t, NULL, perf_tool_spin_thread, (void *)n))
+				_exit(3);
+			perf_tool_spin(n);
+			_exit(pthread_join(t, NULL) ? 4 : 0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			exit(5);
+	}
+	perf_tool_spin(n);
+}
+
+/* "perf_tool --spin N", "perf_tool --fork K N": be the workload, not the test. */
 static void __attribute__((constructor)) perf_tool_workload(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--spin")) {
 		perf_tool_spin(strtoul(argv[2], NULL, 0));
+		exit(0);
+	}
+	if (argc == 4 && !strcmp(argv[1], "--fork")) {
+		perf_tool_fork(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 		exit(0);
 	}
 }
@@ -181,6 +221,28 @@ TEST(stat_group_counts_together)
 	EXPECT_GE(ins, (long long)(2 * SPIN_SHORT));
 	EXPECT_GT(cyc, 0);
 	/* a group that fits runs all the time: no multiplexing */
+	EXPECT_EQ(run_ins, 100.0);
+	EXPECT_EQ(run_cyc, 100.0);
+}
+
+/*
+ * perf stat of a group on a command that forks and starts threads (perf
+ * stat inherits by default): once a fork deadlock in our core.  Three
+ * children with a thread each: seven spins of SPIN_SHORT in all.
+ */
+TEST(stat_group_of_forking_command)
+{
+	double run_ins = 0, run_cyc = 0;
+	long long ins, cyc, spins = 7 * 2 * SPIN_SHORT;
+
+	REQUIRE_PERF();
+	ASSERT_EQ(run(PERF " stat -x, -o " OUT " -e '{cycles:u,instructions:u}' -- %s --fork 3 %lu",
+		      self, SPIN_SHORT), 0);
+	cyc = stat_count(0, &run_cyc);
+	ins = stat_count(1, &run_ins);
+	EXPECT_GT(cyc, 0);
+	EXPECT_GE(ins, (long long)(0.9 * spins)) TH_LOG("%lld instructions", ins);
+	EXPECT_LE(ins, (long long)(1.3 * spins)) TH_LOG("%lld instructions", ins);
 	EXPECT_EQ(run_ins, 100.0);
 	EXPECT_EQ(run_cyc, 100.0);
 }

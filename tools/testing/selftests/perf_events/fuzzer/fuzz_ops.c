@@ -20,7 +20,8 @@
  *   TOUCH   slot a0=what (user page, consume, set tail, read data) a1=value
  *   PRCTL   a0=enable
  *   FORK    a0=child body a1=child index a2=loops blob=attr
- *   THREAD  a0=thread body a1=loops blob=attr
+ *   THREAD  a0=thread body (3: a2 readers of the slot's fd that open, yield, exit)
+ *           a1=loops blob=attr
  *   DUP     slot -> slot2
  *   FCNTL   slot a0=what a1=signal
  *   PASSFD  slot -> slot2 over a socketpair; a0=1 closes it in flight
@@ -472,8 +473,9 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 			fuzz_attr_generate(r, w->env, op);
 		break;
 	case FOP_THREAD:
-		op->a[0] = fuzz_below(r, 3);
+		op->a[0] = fuzz_below(r, 4);
 		op->a[1] = fuzz_below(r, 3000);
+		op->a[2] = 1 + fuzz_below(r, 8);
 		if (op->a[0])
 			fuzz_attr_generate(r, w->env, op);
 		break;
@@ -887,14 +889,47 @@ static int run_fork(struct fuzz_worker *w, const struct fuzz_op *op)
 
 struct thread_arg {
 	long body, loops;
+	int fd;			/* body 3: a dup of the slot's fd, or -1 */
 	unsigned char attr[FUZZ_BLOB];
 };
+
+/*
+ * Body 3, what threaded programs do with an inherited event: read it
+ * (its context's mutex), yield to a sibling (a context swap between
+ * twins), open an event of its own, exit while siblings still read.
+ */
+static void thread_reader(struct thread_arg *t)
+{
+	unsigned long long buf[64];
+	int i, fd;
+
+	for (i = 0; i < 4; i++) {
+		if (t->fd >= 0 && read(t->fd, buf, sizeof(buf)) < 0)
+			break;
+		work(t->loops / 4, t->loops / 4);
+		sched_yield();
+	}
+	fd = syscall(SYS_perf_event_open, t->attr, 0, -1, -1, 0);
+	if (fd >= 0) {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		sched_yield();
+		read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+}
 
 static void *thread_body(void *p)
 {
 	struct thread_arg *t = p;
 	int fd = -1;
 
+	if (t->body == 3) {
+		thread_reader(t);
+		if (t->fd >= 0)
+			close(t->fd);
+		free(t);
+		return NULL;
+	}
 	if (t->body)
 		fd = syscall(SYS_perf_event_open, t->attr, 0, -1, -1, 0);
 	if (fd >= 0)
@@ -908,24 +943,31 @@ static void *thread_body(void *p)
 
 static int run_thread(struct fuzz_worker *w, const struct fuzz_op *op)
 {
-	struct thread_arg *t = calloc(1, sizeof(*t));
+	int i, n = op->a[0] == 3 ? op->a[2] : 1, ret = 0;
 	pthread_attr_t pa;
 	pthread_t th;
-	int ret;
 
-	if (!t)
-		return 0;
-	t->body = op->a[0];
-	t->loops = op->a[1];
-	memcpy(t->attr, op->blob, sizeof(t->attr));
 	pthread_attr_init(&pa);
 	pthread_attr_setdetachstate(&pa, PTHREAD_CREATE_DETACHED);
-	ret = pthread_create(&th, &pa, thread_body, t);
-	pthread_attr_destroy(&pa);
-	if (ret) {
-		free(t);
-		errno = ret;
+	for (i = 0; i < n && !ret; i++) {
+		struct thread_arg *t = calloc(1, sizeof(*t));
+		int fd = slot_fd(w, op->slot);
+
+		if (!t)
+			break;
+		t->body = op->a[0];
+		t->loops = op->a[1];
+		t->fd = t->body == 3 && fd >= 0 ? dup(fd) : -1;
+		memcpy(t->attr, op->blob, sizeof(t->attr));
+		ret = pthread_create(&th, &pa, thread_body, t);
+		if (ret) {
+			if (t->fd >= 0)
+				close(t->fd);
+			free(t);
+			errno = ret;
+		}
 	}
+	pthread_attr_destroy(&pa);
 	return record(w, FC_THREAD, ret ? -1 : 0, op);
 }
 
