@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Group scheduling: putting groups on their PMU and taking them off, time
- * accounting of events and contexts, installing and removing events,
- * enable/disable, reading counts, and the context-switch hooks.
+ * accounting of events and contexts, whole contexts in and out, installing
+ * and removing events, enable/disable, and the event's irq_work.  Reading
+ * counts is event_read.c's; the scheduler's hooks are task_switch.c's.
  *
  * Policy, per PMU and CPU: CPU-context pinned groups, task-context pinned,
  * CPU-context flexible, task-context flexible, each list in order.  A group
  * goes on as a transaction: all members or none.  A pinned group that does
  * not fit goes to ERROR; the first flexible group that does not fit stops
- * flexible scheduling of that list and asks for rotation (rotation.c).
- * An exclusive group runs only alone on its PMU.
+ * flexible scheduling of that list and asks for rotation (rotation.c); the
+ * user pages of the groups left waiting are refreshed.  An exclusive group
+ * runs only alone on its PMU.
  *
  * Locking: everything that touches a scheduled context runs on its CPU with
  * IRQs off and cpuctx->ctx.lock (then the task context's lock) held;
@@ -17,7 +19,6 @@
  * Functions taking a cpuctx accept NULL for "context not scheduled in".
  */
 #include <linux/irq_work.h>
-#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 
@@ -104,15 +105,6 @@ void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
 	 */
 	if (leader && on != turns_on && !list_empty(&event->group_entry))
 		list_move_tail(&event->group_entry, group_list(event->ctx_pmu, event));
-}
-
-static void perf_group_update_time(struct perf_event *leader)
-{
-	struct perf_event *sibling;
-
-	perf_event_update_time(leader);
-	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
-		perf_event_update_time(sibling);
 }
 
 /* ---- one event on and off its PMU -------------------------------------- */
@@ -581,75 +573,6 @@ void perf_cgroup_resched(struct perf_cpu_context *cpuctx)
 		if (cpmu->nr_cgroups)
 			pmu_sched_in(this_cpu_ptr(cpmu->pmu->cpu_pmu));
 	}
-}
-
-/* ---- context switch ------------------------------------------------------ */
-
-/* PMUs of this CPU that asked for a sched_task callback (perf_sched_cb_inc()) */
-static DEFINE_PER_CPU(struct list_head, sched_cb_list);
-static DEFINE_PER_CPU(int, sched_cb_inited);
-
-static void __perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next,
-				  bool sched_in);
-
-/* Run the sched_task callbacks of PMUs that asked for them (context switch). */
-static __always_inline void perf_pmu_sched_task(struct task_struct *prev,
-						struct task_struct *next, bool sched_in)
-{
-	if (this_cpu_read(sched_cb_inited) && !list_empty(this_cpu_ptr(&sched_cb_list)))
-		__perf_pmu_sched_task(prev, next, sched_in);
-}
-
-void __perf_event_task_sched_out(struct task_struct *prev, struct task_struct *next)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
-	struct perf_event_context *ctx = rcu_dereference_raw(prev->perf_event_ctxp);
-
-	perf_record_switch(prev, next, false);
-	perf_pmu_sched_task(prev, next, false);
-	if (!ctx || cpuctx->task_ctx != ctx)
-		return;
-	/* a twin of @next's context stays on, for @next (ctx_swap.c) */
-	if (perf_ctx_try_swap(ctx, prev, next))
-		return;
-	perf_ctx_lock(cpuctx, ctx);
-	perf_ctx_sched_out(cpuctx, ctx);
-	perf_ctx_unlock(cpuctx, ctx);
-}
-
-void __perf_event_task_sched_in(struct task_struct *prev, struct task_struct *task)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
-	struct perf_event_context *ctx = rcu_dereference_raw(task->perf_event_ctxp);
-
-	/* CPU events of the new task's cgroup go on before its own events */
-	if (perf_cpu_has_cgroup_events(cpuctx))
-		perf_cgroup_switch();
-	/*
-	 * nr_events is read under ctx->lock: an install that found the task
-	 * not running did so under that lock, so either it sees the task
-	 * current now and goes through the IPI, or we see its event here.
-	 */
-	if (ctx && cpuctx->task_ctx != ctx) {	/* not swapped in */
-		perf_ctx_lock(cpuctx, ctx);
-		if (ctx->nr_events && ctx->task == task) {
-			/*
-			 * The previous task's context went out with it (or was
-			 * empty).  The runqueue lock is held: a console
-			 * printing now could wait for it, so report deferred.
-			 */
-			if (likely(!cpuctx->task_ctx)) {
-				perf_ctx_sched_in(cpuctx, ctx);
-			} else {
-				printk_deferred_enter();
-				WARN_ON_ONCE(1);
-				printk_deferred_exit();
-			}
-		}
-		perf_ctx_unlock(cpuctx, ctx);
-	}
-	perf_pmu_sched_task(prev, task, true);
-	perf_record_switch(task, prev, true);
 }
 
 /* ---- install and remove -------------------------------------------------- */
@@ -1138,269 +1061,3 @@ void perf_event_disable_inatomic(struct perf_event *event)
 	WRITE_ONCE(event->pending_disable, 1);
 	irq_work_queue(&event->pending_irq);
 }
-
-/* ---- reading --------------------------------------------------------------- */
-
-struct read_args {
-	struct perf_event	*event;
-	bool			group;
-};
-
-/* Read one event on its CPU (ctx->lock held) and bring its times up to date. */
-static void perf_event_read_here(struct perf_event *event)
-{
-	if (event->state == PERF_EVENT_STATE_ACTIVE)
-		event->pmu->read(event);
-	perf_event_update_time(event);
-}
-
-/*
- * On the event's CPU.  A group is read as a PMU read transaction, so that
- * a PMU that supports one (PERF_PMU_TXN_READ) gives every member's value
- * at one instant.
- */
-static void __perf_event_read(void *info)
-{
-	struct read_args *ra = info;
-	struct perf_event *event = ra->event, *sibling;
-	struct perf_event_context *ctx = event->ctx;
-	struct pmu *pmu = event->pmu;
-
-	raw_spin_lock(&ctx->lock);
-	if (READ_ONCE(event->oncpu) != smp_processor_id())
-		goto unlock;
-	if (ctx->is_active)
-		perf_ctx_update_time(ctx);
-	if (!ra->group) {
-		perf_event_read_here(event);
-		goto unlock;
-	}
-	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
-	perf_event_read_here(event);
-	list_for_each_entry(sibling, &event->sibling_list, sibling_list)
-		perf_event_read_here(sibling);
-	pmu->commit_txn(pmu);
-unlock:
-	raw_spin_unlock(&ctx->lock);
-}
-
-int perf_event_read(struct perf_event *event, bool group)
-{
-	struct perf_event_context *ctx = event->ctx;
-	struct read_args ra = { .event = event, .group = group };
-	unsigned long flags;
-	int cpu;
-
-	for (;;) {
-		if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE) {
-			cpu = READ_ONCE(event->oncpu);
-			if (cpu >= 0 && !smp_call_function_single(cpu, __perf_event_read, &ra, 1))
-				return 0;
-		}
-		raw_spin_lock_irqsave(&ctx->lock, flags);
-		if (event->state == PERF_EVENT_STATE_ACTIVE && READ_ONCE(event->oncpu) >= 0) {
-			raw_spin_unlock_irqrestore(&ctx->lock, flags);
-			continue;
-		}
-		if (ctx->is_active)
-			perf_ctx_update_time(ctx);
-		if (group)
-			perf_group_update_time(event);
-		else
-			perf_event_update_time(event);
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
-		return 0;
-	}
-}
-
-/*
- * Count and times of @event with what its gone children folded into it,
- * as last read.
- */
-static u64 perf_event_own_total(struct perf_event *event, u64 *enabled, u64 *running)
-{
-	*enabled = event->total_time_enabled +
-		   atomic64_read(&event->child_total_time_enabled);
-	*running = event->total_time_running +
-		   atomic64_read(&event->child_total_time_running);
-	return perf_event_count(event);
-}
-
-/*
- * @event has no live inherited children: its own total is all of it, and
- * needs no child_mutex.  The fold that emptied the list added the child's
- * count and times first (perf_event_fold_child()'s smp_wmb()).  A child
- * inherited meanwhile has counted nothing yet.
- */
-static bool perf_event_childless(struct perf_event *event)
-{
-	if (!list_empty(&event->child_list))
-		return false;
-	smp_rmb();	/* the folded counts after the empty list */
-	return true;
-}
-
-/*
- * Count and times of @event and its children as last read, without reading
- * the hardware again (child_mutex held).
- */
-static u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
-{
-	struct perf_event *child;
-	u64 total;
-
-	lockdep_assert_held(&event->child_mutex);
-	total = perf_event_own_total(event, enabled, running);
-	list_for_each_entry(child, &event->child_list, child_list) {
-		total += perf_event_count(child);
-		*enabled += child->total_time_enabled;
-		*running += child->total_time_running;
-	}
-	return total;
-}
-
-u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running)
-{
-	struct perf_event *child;
-	u64 total;
-
-	perf_event_read(event, false);
-	if (perf_event_childless(event))
-		return perf_event_own_total(event, enabled, running);
-	/* folded and live children under one lock: a fold is seen once */
-	mutex_lock(&event->child_mutex);
-	list_for_each_entry(child, &event->child_list, child_list)
-		perf_event_read(child, false);
-	total = perf_event_total(event, enabled, running);
-	mutex_unlock(&event->child_mutex);
-	return total;
-}
-
-void perf_group_read_values(struct perf_event *leader, u64 *values, u64 *enabled,
-			    u64 *running)
-{
-	struct perf_event *child, *sibling;
-	u64 e, r;
-	int i = 0;
-
-	/*
-	 * One read per group instance: the leader's group, then each
-	 * inherited copy of it (a child leader's group holds the children
-	 * of the siblings).  child_mutex of the leader keeps the copies.
-	 */
-	perf_event_read(leader, true);
-	if (perf_event_childless(leader)) {
-		values[i++] = perf_event_own_total(leader, enabled, running);
-	} else {
-		mutex_lock(&leader->child_mutex);
-		list_for_each_entry(child, &leader->child_list, child_list)
-			perf_event_read(child, true);
-		values[i++] = perf_event_total(leader, enabled, running);
-		mutex_unlock(&leader->child_mutex);
-	}
-
-	for_each_sibling_event(sibling, leader) {
-		/* a member without inherited copies (most are): no mutex */
-		if (perf_event_childless(sibling)) {
-			values[i++] = perf_event_count(sibling);
-			continue;
-		}
-		mutex_lock(&sibling->child_mutex);
-		values[i++] = perf_event_total(sibling, &e, &r);
-		mutex_unlock(&sibling->child_mutex);
-	}
-}
-
-/* ---- sched_task callbacks (their list is with the context switch) ------------ */
-
-void perf_sched_cb_inc(struct pmu *pmu)
-{
-	struct perf_cpu_pmu *cp;
-
-	if (!pmu || !pmu->cpu_pmu)
-		return;
-	cp = this_cpu_ptr(pmu->cpu_pmu);
-	if (!this_cpu_read(sched_cb_inited)) {
-		INIT_LIST_HEAD(this_cpu_ptr(&sched_cb_list));
-		this_cpu_write(sched_cb_inited, 1);
-	}
-	if (!cp->sched_cb_usage++)
-		list_add(&cp->sched_cb_entry, this_cpu_ptr(&sched_cb_list));
-}
-
-void perf_sched_cb_dec(struct pmu *pmu)
-{
-	struct perf_cpu_pmu *cp;
-
-	if (!pmu || !pmu->cpu_pmu)
-		return;
-	cp = this_cpu_ptr(pmu->cpu_pmu);
-	if (!--cp->sched_cb_usage)
-		list_del(&cp->sched_cb_entry);
-}
-
-bool perf_sched_cb_active(void)
-{
-	return this_cpu_read(sched_cb_inited) && !list_empty(this_cpu_ptr(&sched_cb_list));
-}
-
-static void __perf_pmu_sched_task(struct task_struct *prev, struct task_struct *next,
-				  bool sched_in)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
-	struct perf_cpu_pmu *cp;
-
-	list_for_each_entry(cp, this_cpu_ptr(&sched_cb_list), sched_cb_entry) {
-		if (!cp->pmu->sched_task)
-			continue;
-		perf_ctx_lock(cpuctx, cpuctx->task_ctx);
-		perf_pmu_disable(cp->pmu);
-		cp->pmu->sched_task(cpuctx->task_ctx, sched_in);
-		perf_pmu_enable(cp->pmu);
-		perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
-	}
-}
-
-/* ---- tick ------------------------------------------------------ */
-
-/*
- * A running task with events has its context scheduled in on its CPU.  The
- * tick checks that rule (a lost sched-in would leave a spinning task's
- * events uncounted until its next switch) and repairs a breach after
- * warning once.
- */
-static void perf_check_current_ctx(void)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
-	struct perf_event_context *ctx = rcu_dereference_raw(current->perf_event_ctxp);
-
-	if (!ctx || cpuctx->task_ctx == ctx || !READ_ONCE(ctx->nr_events))
-		return;
-	perf_ctx_lock(cpuctx, ctx);
-	if (ctx->nr_events && ctx->task == current && !cpuctx->task_ctx) {
-		WARN_ONCE(1, "perf: the running task's context is not scheduled in\n");
-		perf_ctx_sched_in(cpuctx, ctx);
-	}
-	perf_ctx_unlock(cpuctx, ctx);
-}
-
-void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn fn,
-				 void *data)
-{
-	struct perf_ctx_pmu *cpmu;
-	struct perf_event *leader;
-
-	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
-		list_for_each_entry(leader, &cpmu->active, active_list)
-			fn(leader, data);
-	}
-}
-
-void perf_event_task_tick(void)
-{
-	lockdep_assert_irqs_disabled();
-	perf_check_current_ctx();
-	perf_overflow_tick();
-	/* part 2: frequency adjustment */
-}
-

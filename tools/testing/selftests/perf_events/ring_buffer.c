@@ -1427,20 +1427,40 @@ TEST(poll_reports_in_and_rdnorm)
 	close(pfd.fd);
 }
 
+/* The page allocator's number of orders (MAX_ORDER): /proc/buddyinfo's columns. */
+static int buddy_orders(void)
+{
+	char line[512], *p;
+	int orders = -2;	/* "Node 0, zone DMA" */
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		for (p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"))
+			orders++;
+	fclose(f);
+	return orders;
+}
+
 /*
- * A data area whose page array is past the allocator's largest kmalloc
- * block (2^20 pages of 4 KiB, 2^21 of 64 KiB): ENOMEM, quietly (6.1
- * checks the size; ours once asked kmalloc and the page allocator
- * warned).  Root's memory lock is not the limit here.
+ * A data area whose page array is twice kmalloc's largest block (a page
+ * times 2^(MAX_ORDER - 1)): 2^20 pages of 4 KiB on x86_64.  ENOMEM,
+ * quietly, before any page is allocated (6.1 checks the size; ours once
+ * asked kmalloc and the page allocator warned).  Root's memory lock is
+ * not the limit here.
  */
 TEST(huge_data_area_enomem_without_warning)
 {
-	size_t pg = pgsz(), nr = pg > 4096 ? 1UL << 21 : 1UL << 20;
+	int orders = buddy_orders();
+	size_t pg = pgsz(), nr;
 	void *p;
 	int fd;
 
 	if (geteuid())
 		SKIP(return, "needs root (the memory-lock limit would say EPERM first)");
+	ASSERT_GT(orders, 3);
+	nr = pg << (orders - 3);	/* (pg << (orders - 1)) / 8 pointers, twice */
 	fd = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, -1);
 	ASSERT_GE(fd, 0);
 	p = map_raw(fd, (nr + 1) * pg, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
