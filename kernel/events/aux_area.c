@@ -158,6 +158,7 @@ static int perf_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
 		return ret;
 	}
 	rb->aux_free = event->pmu->free_aux;
+	rb->aux_pmu = event->pmu;
 	rb->aux_pgoff = pgoff;
 	rb->aux_overwrite = overwrite;
 	rb->aux_watermark = watermark;

@@ -44,6 +44,13 @@ void *perf_aux_output_begin(struct perf_output_handle *handle, struct perf_event
 	if (!atomic_read_acquire(&rb->aux_mmap_count) ||
 	    !refcount_inc_not_zero(&rb->aux_refcount))
 		goto put_rb;
+	/*
+	 * The private data is its PMU's: another PMU's event that reached
+	 * the buffer (two AUX events redirected into a third event's buffer,
+	 * which SET_OUTPUT's check between the two cannot see) gets none.
+	 */
+	if (rb->aux_pmu != event->pmu)
+		goto put_aux;
 	if (cmpxchg(&rb->aux_writer, NULL, event))
 		goto put_aux;
 
@@ -301,7 +308,8 @@ static struct perf_buffer *perf_aux_sampler_rb(struct perf_event *event,
 	    READ_ONCE(aux->oncpu) != smp_processor_id())
 		return NULL;
 	rb = perf_rb_get(perf_output_owner(aux));
-	if (rb && !READ_ONCE(rb->aux_nr_pages)) {
+	/* (an area of another PMU's is not the sampler's to copy from) */
+	if (rb && (!READ_ONCE(rb->aux_nr_pages) || READ_ONCE(rb->aux_pmu) != aux->pmu)) {
 		perf_rb_put(rb);
 		rb = NULL;
 	}

@@ -475,6 +475,7 @@ struct perf_buffer {
 	unsigned long			aux_wakeup;	/* aux_head at the last wakeup */
 	void				**aux_pages;	/* page addresses */
 	void				*aux_priv;	/* pmu->setup_aux()'s */
+	struct pmu			*aux_pmu;	/* ... which PMU's: its only writer */
 	void				(*aux_free)(void *priv); /* pmu->free_aux */
 	unsigned long			aux_mmap_pinned;
 	struct user_struct		*aux_mmap_user;

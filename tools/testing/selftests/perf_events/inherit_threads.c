@@ -40,7 +40,7 @@
 #define STRESS_ROUNDS	8
 #define OPENS_PER_EXITER 8
 #define READER_BURN	20000UL	/* loops between reads: 100k instructions or so */
-#define OWN_MAX_SWITCHES 6ULL
+#define OWN_MAX_SWITCHES 20ULL	/* a sleep, and preemptions (PREEMPT=y) */
 #define OWN_MAX_INSNS	20000ULL
 
 struct stress {
