@@ -86,6 +86,8 @@ void perf_ctx_put(struct perf_event_context *ctx)
 		return;
 	if (!refcount_dec_and_test(&ctx->refcount))
 		return;
+	/* every pin comes with a reference: one left is a leaked pin */
+	WARN_ON_ONCE(ctx->pin_count);
 	/* only empty parts that stayed (perf_ctx_pmu_keep()) are left */
 	list_for_each_entry_safe(cpmu, tmp, &ctx->pmu_ctx_list, node) {
 		WARN_ON_ONCE(cpmu->nr_events || !perf_ctx_pmu_keep(cpmu));

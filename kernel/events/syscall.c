@@ -559,12 +559,12 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	if (req.output_event) {
 		err = perf_event_set_output(event, req.output_event);
 		if (err)
-			goto err_ctx;
+			goto err_unhold;
 	}
 	event_file = anon_inode_getfile("[perf_event]", &perf_fops, event, req.f_flags);
 	if (IS_ERR(event_file)) {
 		err = PTR_ERR(event_file);
-		goto err_ctx;
+		goto err_unhold;
 	}
 
 	mutex_lock(&ctx->mutex);
@@ -588,6 +588,9 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	fd_install(event_fd, event_file);
 	return event_fd;
 
+err_unhold:
+	if (task)
+		perf_task_ctx_unhold(ctx);
 err_ctx:
 	perf_ctx_put(ctx);
 err_event:

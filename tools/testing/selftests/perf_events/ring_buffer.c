@@ -1471,4 +1471,35 @@ TEST(huge_data_area_enomem_without_warning)
 	close(fd);
 }
 
+/*
+ * perf_event_open() with PERF_FLAG_FD_OUTPUT to a buffer it cannot share
+ * (another CPU): EINVAL, and the task's context is left as it was.  Open
+ * pins a task's context while it works on it; a refused redirection once
+ * kept the pin, which the core now reports when the context is freed at
+ * the task's exit (a WARN: the judge fails the run on it).
+ */
+TEST(fd_output_refused_at_open_leaves_the_context_alone)
+{
+	struct perf_event_attr attr;
+	struct perfev_ring r;
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		fd = perfev_open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, -1);
+		if (fd < 0 || perfev_ring_map(&r, fd, 2, false))
+			_exit(2);
+		perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+		/* on CPU 0 only: not the buffer of a per-task event on any CPU */
+		if (perfev_open(&attr, 0, 0, fd, PERF_FLAG_FD_OUTPUT) >= 0 || errno != EINVAL)
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 TEST_HARNESS_MAIN
