@@ -790,22 +790,6 @@ TEST(aux_area_of_another_pmu_gives_no_handle)
 	close(sw);
 }
 
-/* Pages in the page allocator's largest block: /proc/buddyinfo's orders. */
-static long max_block_pages(void)
-{
-	char line[512], *p;
-	int orders = -2;	/* "Node 0, zone DMA" */
-	FILE *f = fopen("/proc/buddyinfo", "r");
-
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f))
-		for (p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"))
-			orders++;
-	fclose(f);
-	return orders > 0 ? 1L << (orders - 1) : -1;
-}
-
 /*
  * A PMU that cannot scatter (PERF_PMU_CAP_AUX_NO_SG, perfev_aux2) needs
  * its overwrite area in one physically contiguous block, as in 6.1: one
@@ -817,7 +801,8 @@ static long max_block_pages(void)
 TEST(aux_no_sg_pmu_chunks_unless_overwrite)
 {
 	struct aux_buf b = {};
-	long block = max_block_pages();
+	int orders = perfev_buddy_orders();
+	long block = orders > 0 ? 1L << (orders - 1) : -1;
 	int type2, fd;
 
 	type2 = perfev_pmu_type("perfev_aux2");

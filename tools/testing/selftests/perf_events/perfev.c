@@ -411,3 +411,18 @@ out:
 	close(fd);
 	return ret;
 }
+
+int perfev_buddy_orders(void)
+{
+	char line[512], *p;
+	int orders = -2;	/* "Node 0, zone DMA" */
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f))
+		for (p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"))
+			orders++;
+	fclose(f);
+	return orders > 0 ? orders : -1;
+}

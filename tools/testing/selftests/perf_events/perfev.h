@@ -93,6 +93,8 @@ void perfev_unpin(const cpu_set_t *orig);
 
 /* Number of online CPUs (sysconf). */
 int perfev_nr_cpus(void);
+/* The page allocator's number of orders (MAX_ORDER, /proc/buddyinfo's columns), or -1. */
+int perfev_buddy_orders(void);
 
 /* Controlled workloads. */
 void perfev_burn(unsigned long loops);		/* pure user-space CPU work */

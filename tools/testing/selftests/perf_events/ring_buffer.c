@@ -1427,22 +1427,6 @@ TEST(poll_reports_in_and_rdnorm)
 	close(pfd.fd);
 }
 
-/* The page allocator's number of orders (MAX_ORDER): /proc/buddyinfo's columns. */
-static int buddy_orders(void)
-{
-	char line[512], *p;
-	int orders = -2;	/* "Node 0, zone DMA" */
-	FILE *f = fopen("/proc/buddyinfo", "r");
-
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f))
-		for (p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"))
-			orders++;
-	fclose(f);
-	return orders;
-}
-
 /*
  * A data area whose page array is twice kmalloc's largest block (a page
  * times 2^(MAX_ORDER - 1)): 2^20 pages of 4 KiB on x86_64.  ENOMEM,
@@ -1452,7 +1436,7 @@ static int buddy_orders(void)
  */
 TEST(huge_data_area_enomem_without_warning)
 {
-	int orders = buddy_orders();
+	int orders = perfev_buddy_orders();
 	size_t pg = pgsz(), nr;
 	void *p;
 	int fd;
