@@ -24,6 +24,13 @@
  * may be aux_output members of a perfev_aux group (their PMU's
  * aux_output_match, in perfev_test_pmu.c).
  *
+ * Address filters (pmu->nr_addr_filters = 2, as Intel PT: "filter" and
+ * "stop", no "start"): each tick looks at the instruction pointer it
+ * interrupted.  Inside a "stop" range the trace stops until the filters
+ * change (a new generation synced); with a "filter" in the list, a tick
+ * writes only if the IP is in a "filter" range (an unresolved one, of size
+ * 0, holds none).  So a test sees where the core resolved its filters.
+ *
  * count: the trace bytes written.  Counting only (no sampling), one event
  * per CPU at a time (a second one's add fails), task or CPU events.
  *
@@ -40,12 +47,14 @@
  * the event's CPU with IRQs off, and the timer is a pinned hard-irq timer
  * of that CPU, so the per-CPU state needs no lock.
  */
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <asm/irq_regs.h>
 
 #define PAX_TICK_NS		100000		/* a chunk every 100 us */
 #define PAX_CHUNK		512		/* bytes per chunk */
@@ -54,6 +63,19 @@
 #define PAX_CFG_PARTIAL		0x1
 #define PAX_CFG_COLLISION	0x2
 #define PAX_CFG_MASK		(PAX_CFG_PARTIAL | PAX_CFG_COLLISION)
+#define PAX_NR_FILTERS		2
+
+/* The "hardware" filter registers of an event (event->hw.addr_filters). */
+struct pax_filters {
+	unsigned int nr;		/* filters in the list at the last sync */
+	bool only_inside;		/* a "filter" among them */
+	bool stopped;			/* a "stop" range was hit */
+	struct {
+		unsigned long start;
+		unsigned long size;	/* 0: the one address @start */
+		bool stop;
+	} range[PAX_NR_FILTERS];
+};
 
 /* setup_aux()'s view of an area: the core's page array */
 struct pax_buf {
@@ -135,6 +157,31 @@ static bool pax_chunk(struct pax_cpu *pc, struct perf_event *event)
 	return pax_begin(pc, event);
 }
 
+/* Do the filters let the trace through at @regs (the interrupted code)? */
+static bool pax_filters_pass(struct pax_filters *pf, struct pt_regs *regs)
+{
+	unsigned long ip = regs ? instruction_pointer(regs) : 0;
+	bool inside = false;
+	unsigned int i;
+
+	if (!pf->nr)
+		return true;
+	if (pf->stopped)
+		return false;
+	for (i = 0; i < pf->nr; i++) {
+		bool hit = pf->range[i].size ?
+			   ip - pf->range[i].start < pf->range[i].size :
+			   ip == pf->range[i].start;
+
+		if (hit && pf->range[i].stop) {
+			pf->stopped = true;
+			return false;
+		}
+		inside |= hit && pf->range[i].size;
+	}
+	return inside || !pf->only_inside;
+}
+
 static enum hrtimer_restart pax_tick(struct hrtimer *timer)
 {
 	struct pax_cpu *pc = container_of(timer, struct pax_cpu, tick);
@@ -142,7 +189,8 @@ static enum hrtimer_restart pax_tick(struct hrtimer *timer)
 
 	if (!event || (event->hw.state & PERF_HES_STOPPED))
 		return HRTIMER_NORESTART;
-	if (!pax_chunk(pc, event))
+	if (pax_filters_pass(event->hw.addr_filters, get_irq_regs()) &&
+	    !pax_chunk(pc, event))
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(PAX_TICK_NS));
 	return HRTIMER_RESTART;
@@ -153,6 +201,7 @@ static void pax_start(struct perf_event *event, int flags)
 	struct pax_cpu *pc = this_cpu_ptr(&pax_cpu);
 
 	event->hw.state = 0;
+	perf_event_addr_filters_sync(event);
 	if (!pax_begin(pc, event))
 		return;
 	hrtimer_start(&pc->tick, ns_to_ktime(PAX_TICK_NS), HRTIMER_MODE_REL_PINNED_HARD);
@@ -236,6 +285,46 @@ static void pax_free_aux(void *priv)
 	kfree(priv);
 }
 
+static int pax_addr_filters_validate(struct list_head *filters)
+{
+	struct perf_addr_filter *f;
+	unsigned int nr = 0;
+
+	list_for_each_entry(f, filters, entry) {
+		if (++nr > PAX_NR_FILTERS || f->action == PERF_ADDR_FILTER_ACTION_START)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The core's ranges into the "registers" (IRQs off, the list locked). */
+static void pax_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	struct pax_filters *pf = event->hw.addr_filters;
+	struct perf_addr_filter *f;
+	unsigned int i = 0;
+
+	pf->only_inside = false;
+	pf->stopped = false;
+	list_for_each_entry(f, &head->list, entry) {
+		if (i == PAX_NR_FILTERS)
+			break;
+		pf->range[i].start = event->addr_filter_ranges[i].start;
+		pf->range[i].size = event->addr_filter_ranges[i].size;
+		pf->range[i].stop = f->action == PERF_ADDR_FILTER_ACTION_STOP;
+		pf->only_inside |= f->action == PERF_ADDR_FILTER_ACTION_FILTER;
+		i++;
+	}
+	pf->nr = i;
+}
+
+static void pax_destroy(struct perf_event *event)
+{
+	kfree(event->hw.addr_filters);
+	event->hw.addr_filters = NULL;
+}
+
 static int pax_event_init(struct perf_event *event)
 {
 	if (event->attr.type != pax_pmu.type)
@@ -244,6 +333,10 @@ static int pax_event_init(struct perf_event *event)
 		return -EINVAL;
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
+	event->hw.addr_filters = kzalloc(sizeof(struct pax_filters), GFP_KERNEL);
+	if (!event->hw.addr_filters)
+		return -ENOMEM;
+	event->destroy = pax_destroy;
 	local64_set(&event->hw.prev_count, 0);
 	return 0;
 }
@@ -270,6 +363,7 @@ static const struct attribute_group *pax_attr_groups[] = {
 static struct pmu pax_pmu = {
 	.task_ctx_nr	= perf_sw_context,
 	.capabilities	= PERF_PMU_CAP_ITRACE,
+	.nr_addr_filters = PAX_NR_FILTERS,
 	.attr_groups	= pax_attr_groups,
 	.event_init	= pax_event_init,
 	.add		= pax_add,
@@ -280,6 +374,8 @@ static struct pmu pax_pmu = {
 	.setup_aux	= pax_setup_aux,
 	.free_aux	= pax_free_aux,
 	.snapshot_aux	= pax_snapshot_aux,
+	.addr_filters_validate = pax_addr_filters_validate,
+	.addr_filters_sync = pax_addr_filters_sync,
 };
 
 /* ---- perfev_aux2 ---------------------------------------------------- */

@@ -406,8 +406,7 @@ static void perf_event_teardown(struct perf_event *event)
 		event->attach_state &= ~PERF_ATTACH_SCHED_KEY;
 	}
 
-	kfree(event->addr_filter_ranges);
-	event->addr_filter_ranges = NULL;
+	perf_addr_filters_free(event);
 
 	perf_cgroup_disconnect(event);
 	if (event->hw.target)
@@ -552,6 +551,9 @@ static int perf_event_attach_pmu(struct perf_event *event, bool nmi_safe)
 			return err;
 		event->attach_state |= PERF_ATTACH_CALLCHAIN_BUFS;
 	}
+	err = perf_addr_filters_init(event);
+	if (err)
+		return err;
 	return security_perf_event_alloc(event);
 }
 

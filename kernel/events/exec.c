@@ -48,6 +48,7 @@ void perf_event_exec(void)
 
 	mutex_lock(&ctx->mutex);
 	if (READ_ONCE(ctx->task) == current) {
+		perf_addr_filters_exec(ctx);
 		perf_ctx_enable_on_exec(ctx);
 		perf_remove_on_exec(ctx, &fold);
 	}

@@ -247,6 +247,7 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 	/* an aux_output or aux_sample_size member follows its new leader */
 	if (parent_event->aux_event && child_leader)
 		event->aux_event = child_leader;
+	perf_addr_filters_inherit(event, parent_event);
 
 	/* dropped by perf_free_event(); @top is pinned by @parent_event */
 	perf_event_ref(top);

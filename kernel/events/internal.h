@@ -537,6 +537,19 @@ bool perf_pmu_is_core_sw(struct pmu *pmu);
 void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_data *data,
 			struct pt_regs *regs);
 
+/* ---- addr_filters.c: address range filters ---------------------------- */
+/* PERF_EVENT_IOC_SET_FILTER of an event whose PMU has address filters. */
+int perf_addr_filters_set(struct perf_event *event, char *str);
+/* perf_event_alloc(): the ranges of an event of such a PMU. */
+int perf_addr_filters_init(struct perf_event *event);
+/* Fork: @child starts with the ranges of @from. */
+void perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from);
+void perf_addr_filters_free(struct perf_event *event);
+/* A new mapping of current (mmap_lock held). */
+void perf_addr_filters_mmap(struct vm_area_struct *vma);
+/* Current execs: file ranges of @ctx's events are gone (ctx->mutex held). */
+void perf_addr_filters_exec(struct perf_event_context *ctx);
+
 /* ---- tp_events.c -------------------------------------------------------- */
 void perf_tp_pmus_init(void);
 int perf_event_set_filter(struct perf_event *event, void __user *arg);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rest of the part-2 surface of include/linux/perf_event.h: address
- * filter synchronisation (answered for a core without address filters),
- * the perf_snapshot_branch_stack static call and the guest callbacks of
- * KVM.
+ * The rest of the part-2 surface of include/linux/perf_event.h: the
+ * perf_snapshot_branch_stack static call and the guest callbacks of KVM.
  *
  * Owns: those.  The output handle is output.c's, samples are sample.c's,
  * side-band records are records.c's, the overflow entry point is
@@ -24,13 +22,6 @@ DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t
 void __weak perf_event_print_debug(void)
 {
 }
-
-/* ---- address filters (no PMU of the testbed has them) ---------------------- */
-
-void perf_event_addr_filters_sync(struct perf_event *event)
-{
-}
-EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
 
 /* ---- guest callbacks (KVM) ----------------------------------------------------- */
 

@@ -469,6 +469,8 @@ void perf_event_mmap(struct vm_area_struct *vma)
 	struct file *file = vma->vm_file;
 	char *buf = NULL;
 
+	/* filters resolve whether or not anyone wants MMAP records */
+	perf_addr_filters_mmap(vma);
 	if (!perf_sb_wanted(PERF_SB_MMAP))
 		return;
 

@@ -354,8 +354,9 @@ static bool perf_event_is_tracing(struct perf_event *event)
 /*
  * PERF_EVENT_IOC_SET_FILTER: a trace event filter expression for a tracing
  * event.  The string is copied first (a bad pointer is EFAULT whatever the
- * event); the parser's errors go back as they are (6.1).  Address range
- * filters are not supported (no PMU of the testbed has them): -EINVAL.
+ * event); the parser's errors go back as they are (6.1).  An event of a
+ * PMU with address filters takes address filters (addr_filters.c); any
+ * other event -EINVAL.
  * Called with ctx->mutex held; see the top of the file.
  */
 int perf_event_set_filter(struct perf_event *event, void __user *arg)
@@ -374,6 +375,8 @@ int perf_event_set_filter(struct perf_event *event, void __user *arg)
 		mutex_unlock(&ctx->mutex);
 		ret = ftrace_profile_set_filter(event, event->attr.config, str);
 		mutex_lock(&ctx->mutex);
+	} else if (has_addr_filter(event)) {
+		ret = perf_addr_filters_set(event, str);
 	}
 	kfree(str);
 	return ret;
@@ -446,7 +449,17 @@ void __init perf_tp_pmus_init(void)
 
 int perf_event_set_filter(struct perf_event *event, void __user *arg)
 {
-	return -ENOENT;
+	char *str;
+	int ret;
+
+	if (!has_addr_filter(event))
+		return -ENOENT;
+	str = strndup_user(arg, PAGE_SIZE);
+	if (IS_ERR(str))
+		return PTR_ERR(str);
+	ret = perf_addr_filters_set(event, str);
+	kfree(str);
+	return ret;
 }
 
 void perf_event_free_filter(struct perf_event *event)
