@@ -41,7 +41,9 @@
  * two PMUs share one AUX area (SET_OUTPUT between them is EINVAL).  It
  * cannot scatter (PERF_PMU_CAP_AUX_NO_SG): the core must give it an
  * overwrite area in one block, which setup_aux checks, and a writable one
- * in chunks, however large.
+ * in chunks, however large.  Its events with config bit 0 (even_cpus)
+ * exist only on even-numbered CPUs (pmu->filter_match), as the events of
+ * one kind of core do on a hybrid system.
  *
  * Locking: every callback but event_init and the AUX setup/free runs on
  * the event's CPU with IRQs off, and the timer is a pinned hard-irq timer
@@ -381,6 +383,7 @@ static struct pmu pax_pmu = {
 /* ---- perfev_aux2 ---------------------------------------------------- */
 
 #define PAX2_MAGIC	0x5041583241524541ULL	/* "PAX2AREA" */
+#define PAX2_CFG_EVEN_CPUS	0x1
 
 /* setup_aux()'s view of a perfev_aux2 area: nothing like struct pax_buf */
 struct pax2_area {
@@ -472,16 +475,41 @@ static int pax2_event_init(struct perf_event *event)
 {
 	if (event->attr.type != pax2_pmu.type)
 		return -ENOENT;
-	if (event->attr.config)
+	if (event->attr.config & ~PAX2_CFG_EVEN_CPUS)
 		return -EINVAL;
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
 	return 0;
 }
 
+/* An even_cpus event counts on even-numbered CPUs only. */
+static int pax2_filter_match(struct perf_event *event)
+{
+	return !(event->attr.config & PAX2_CFG_EVEN_CPUS) || !(smp_processor_id() & 1);
+}
+
+PMU_FORMAT_ATTR(even_cpus, "config:0");
+
+static struct attribute *pax2_format_attrs[] = {
+	&format_attr_even_cpus.attr,
+	NULL,
+};
+
+static const struct attribute_group pax2_format_group = {
+	.name = "format",
+	.attrs = pax2_format_attrs,
+};
+
+static const struct attribute_group *pax2_attr_groups[] = {
+	&pax2_format_group,
+	NULL,
+};
+
 static struct pmu pax2_pmu = {
 	.task_ctx_nr	= perf_sw_context,
 	.capabilities	= PERF_PMU_CAP_AUX_NO_SG,
+	.attr_groups	= pax2_attr_groups,
+	.filter_match	= pax2_filter_match,
 	.event_init	= pax2_event_init,
 	.add		= pax2_add,
 	.del		= pax2_del,

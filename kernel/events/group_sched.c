@@ -207,6 +207,9 @@ static int group_sched_in(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
 	/* a cgroup group waits, without asking for rotation, for its cgroup */
 	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
 		return 0;
+	/* and a group with a PMU of other CPUs only (hybrid), for such a CPU */
+	if (!perf_group_pmus_match(leader))
+		return 0;
 	if (!group_can_go_on(leader, cpmu, cp))
 		return -EAGAIN;
 
@@ -256,6 +259,8 @@ static void group_update_userpages(struct perf_event *leader)
 	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
 		return;
 	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
+		return;
+	if (!perf_group_pmus_match(leader))
 		return;
 	if (atomic_read(&leader->mmap_count))
 		perf_event_update_userpage(leader);

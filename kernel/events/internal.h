@@ -101,6 +101,24 @@ typedef int (*remote_function_f)(void *info);
 typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuctx,
 			struct perf_event_context *ctx, void *data);
 
+/*
+ * Does every member's PMU take this CPU (pmu->filter_match(), optional:
+ * hybrid systems have PMUs of some CPUs only)?  A group that does not
+ * match waits, as one of another CPU does.  IRQs off.
+ */
+static inline bool perf_group_pmus_match(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	if (leader->pmu->filter_match && !leader->pmu->filter_match(leader))
+		return false;
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+		if (sibling->pmu->filter_match && !sibling->pmu->filter_match(sibling))
+			return false;
+	}
+	return true;
+}
+
 /* ---- context.c: context lifetime, locking, cross-CPU calls ---------- */
 struct perf_event_context *perf_ctx_alloc(struct task_struct *task);
 void perf_ctx_get(struct perf_event_context *ctx);

@@ -153,6 +153,9 @@ static bool perf_sb_event_sees(struct perf_event *event, enum perf_sb_kind kind)
 		return false;
 	if (!(perf_sb_kinds(&event->attr) & BIT(kind)))
 		return false;
+	/* a PMU of some CPUs only (hybrid): not on the others (the event alone) */
+	if (event->pmu->filter_match && !event->pmu->filter_match(event))
+		return false;
 	return !perf_event_is_cgroup(event) || perf_cgroup_event_runs(event);
 }
 

@@ -410,7 +410,7 @@ TEST(kernel_range_filters_kernel_code)
 	ioctl(t.fd, PERF_EVENT_IOC_DISABLE, 0);
 	kernel = traced_bytes(&t) - a;
 	EXPECT_LT(4 * user, kernel) TH_LOG("%llu bytes in user code, %llu in system calls",
-					   user, kernel);
+					   (unsigned long long)user, (unsigned long long)kernel);
 	traced_close(&t);
 }
 
