@@ -8,7 +8,8 @@
  * does not enable it again) and remove_on_exec (the event leaves the
  * context: an inherited child folds into its parent, any other event stays
  * open and readable with its count frozen in state EXIT and its pollers
- * see POLLHUP).  COMM records at exec are part 2 (perf_event_comm()).
+ * see POLLHUP; an inherited inherit_stat one writes a PERF_RECORD_READ
+ * of its values first).  COMM records at exec are part 2 (perf_event_comm()).
  *
  * Locking: the task's ctx->mutex around every change; inherited children
  * are folded after it is dropped (perf_event_fold_child() takes their
@@ -31,8 +32,12 @@ static void perf_remove_on_exec(struct perf_event_context *ctx, struct list_head
 	struct perf_event *event, *tmp;
 
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		if (event->attr.remove_on_exec)
-			perf_event_detach_exit(event, fold, DETACH_GROUP);
+		if (!event->attr.remove_on_exec)
+			continue;
+		perf_event_detach_exit(event, fold, DETACH_GROUP);
+		/* an inherit_stat child tells its own values (6.1 does here) */
+		if (event->parent && event->attr.inherit_stat)
+			perf_record_read(event, current);
 	}
 }
 

@@ -680,6 +680,8 @@ void perf_aux_sample_output(struct perf_event *event, struct perf_output_handle 
 			    struct perf_sample_data *data);
 
 /* ---- sample.c ----------------------------------------------------------------- */
+/* PERF_RECORD_READ of an inherit_stat child leaving @task's context (exec). */
+void perf_record_read(struct perf_event *event, struct task_struct *task);
 /* @task's pid of @type in the pid namespace of the event's opener (-1: reaped). */
 u32 perf_event_task_nr(struct perf_event *event, struct task_struct *task, enum pid_type type);
 

@@ -407,6 +407,42 @@ static void perf_output_read(struct perf_output_handle *handle, struct perf_samp
 	local_irq_restore(flags);
 }
 
+/*
+ * PERF_RECORD_READ: an inherited inherit_stat event leaves its context
+ * while its task lives on (remove_on_exec at exec; 6.1 writes none at
+ * exit, where the context is already dead).  Its own final values, in its
+ * read format (alone: it left its group), go where its output goes, the
+ * parent's buffer, with @task's pid and tid.
+ */
+void perf_record_read(struct perf_event *event, struct task_struct *task)
+{
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	struct {
+		struct perf_event_header	header;
+		u32				pid, tid;
+	} rec = {
+		.header.type = PERF_RECORD_READ,
+		.pid = perf_event_task_nr(event, task, PIDTYPE_TGID),
+		.tid = perf_event_task_nr(event, task, PIDTYPE_PID),
+	};
+	unsigned long flags;
+
+	data.sample_flags = 0;
+	rec.header.size = sizeof(rec) +
+			  perf_read_size(event->attr.read_format,
+					 event->group_leader->nr_siblings + 1);
+	perf_event_header__init_id(&rec.header, &data, event);
+	local_irq_save(flags);
+	if (!perf_output_begin(&handle, &data, event, rec.header.size)) {
+		perf_output_copy(&handle, &rec, sizeof(rec));
+		perf_output_read(&handle, &data, event);
+		perf_event__output_id_sample(event, &handle, &data);
+		perf_output_end(&handle);
+	}
+	local_irq_restore(flags);
+}
+
 /* ---- the sample -------------------------------------------------------------------- */
 
 /* Size of the raw payload (u32 size + data, padded to u64); sets the pad. */

@@ -16,6 +16,7 @@
  * matches PERF_FORMAT_LOST and the event count), CGROUP (on mkdir of a
  * cgroup2 directory: id and path), KSYMBOL and TEXT_POKE (x86 ftrace
  * trampoline of a tracing instance; text_poke needs privileges).
+ * READ (an inherit_stat child leaving at exec with its own values).
  * PERF_RECORD_LOST_SAMPLES is not tested: 6.1 emits it only for x86 PEBS.
  */
 #define _GNU_SOURCE
@@ -243,6 +244,80 @@ TEST(comm_exec_flag_on_execve)
 	}
 	EXPECT_EQ(1, n);
 	close_ring(fd, &r);
+}
+
+/* ------------------------------------------------------------------ READ */
+
+struct rec_read {
+	struct perf_event_header h;
+	__u32 pid, tid;
+	__u64 value, enabled, running, id;
+};
+
+/*
+ * A child that runs a little, then execs: its inherited task-clock event
+ * (remove_on_exec) leaves at the exec.  The parent's event is per CPU
+ * (an inherited per-task event cannot be mapped), the parent pinned.
+ * Returns the number of PERF_RECORD_READ, the first in @rec.
+ */
+static int read_records_at_child_exec(struct __test_metadata *_metadata, bool inherit_stat,
+				      struct rec_read *rec, pid_t *child, __u64 *id)
+{
+	struct perf_event_header *h;
+	struct perf_event_attr a;
+	struct perfev_child c;
+	struct perfev_ring r;
+	cpu_set_t orig;
+	int fd, cpu, n = 0;
+
+	cpu = perfev_pin_here(&orig);
+	if (cpu < 0)
+		return -1;
+	perfev_attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	a.disabled = 0;
+	a.inherit = 1;
+	a.inherit_stat = inherit_stat;
+	a.remove_on_exec = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			PERF_FORMAT_ID;
+	fd = open_ring(&a, 0, cpu, &r, ring_pages());
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, id) ||
+	    perfev_child_start(&c, exec_self, NULL)) {
+		perfev_unpin(&orig);
+		return -1;
+	}
+	*child = c.pid;
+	perfev_burn(100000);
+	EXPECT_EQ(0, perfev_child_go(&c));
+	EXPECT_EQ(0, perfev_child_wait(&c));
+	while ((h = perfev_ring_find(&r, PERF_RECORD_READ))) {
+		if (!n++)
+			memcpy(rec, h, h->size < sizeof(*rec) ? h->size : sizeof(*rec));
+	}
+	close_ring(fd, &r);
+	perfev_unpin(&orig);
+	return n;
+}
+
+TEST(read_record_of_an_inherit_stat_child_at_exec)
+{
+	struct rec_read rec = {};
+	pid_t child;
+	__u64 id;
+
+	ASSERT_EQ(1, read_records_at_child_exec(_metadata, true, &rec, &child, &id));
+	EXPECT_EQ(sizeof(rec), rec.h.size);
+	EXPECT_EQ((__u32)child, rec.pid);
+	EXPECT_EQ((__u32)child, rec.tid);
+	/* the child's own count: it ran (fork, exec) */
+	EXPECT_LT(0ULL, rec.value);
+	EXPECT_LE(rec.value, rec.enabled);
+	EXPECT_EQ(rec.enabled, rec.running);
+	/* its id is its parent's (PERF_FORMAT_ID is the opened event's id) */
+	EXPECT_EQ(id, rec.id);
+
+	/* no inherit_stat, no record */
+	ASSERT_EQ(0, read_records_at_child_exec(_metadata, false, &rec, &child, &id));
 }
 
 /* ------------------------------------------------------------------ MMAP */
