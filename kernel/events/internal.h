@@ -499,12 +499,28 @@ struct perf_buffer {
 	struct user_struct		*aux_mmap_user;
 
 	struct perf_event_mmap_page	*user_page;
+	/*
+	 * CONFIG_PERF_USE_VMALLOC (architectures whose caches alias, where
+	 * the kernel must write through an address that agrees with the
+	 * user's): the user page and the data pages are one vmalloc_user()
+	 * area, written through it; else separate pages, written through the
+	 * linear map.  pages[] holds them either way (the fault handler).
+	 */
+	void				*vmalloc_area;
 	struct page			*pages[];	/* user page, then data pages */
 };
 
 static inline unsigned long perf_rb_data_size(struct perf_buffer *rb)
 {
 	return (unsigned long)rb->nr_pages << PAGE_SHIFT;
+}
+
+/* The kernel address of page @i of @rb (0: the user page; 1..: data). */
+static inline void *perf_rb_page_addr(struct perf_buffer *rb, unsigned long i)
+{
+	if (IS_ENABLED(CONFIG_PERF_USE_VMALLOC))
+		return rb->vmalloc_area + (i << PAGE_SHIFT);
+	return page_address(rb->pages[i]);
 }
 
 int perf_mmap(struct file *file, struct vm_area_struct *vma);

@@ -45,7 +45,7 @@ static void perf_output_seek(struct perf_output_handle *handle, unsigned long po
 	unsigned long offset = perf_rb_offset(pos, perf_rb_data_size(rb));
 
 	handle->page = offset >> PAGE_SHIFT;
-	handle->addr = page_address(rb->pages[1 + handle->page]) + offset_in_page(offset);
+	handle->addr = perf_rb_page_addr(rb, 1 + handle->page) + offset_in_page(offset);
 }
 
 /* Move @handle on by @len bytes, no further than the end of its page. */
@@ -57,7 +57,7 @@ static void perf_output_advance(struct perf_output_handle *handle, unsigned long
 	handle->size -= len;
 	if (handle->size && !offset_in_page(handle->addr)) {
 		handle->page = (handle->page + 1) & (rb->nr_pages - 1);
-		handle->addr = page_address(rb->pages[1 + handle->page]);
+		handle->addr = perf_rb_page_addr(rb, 1 + handle->page);
 	}
 }
 

@@ -2,7 +2,9 @@
 /*
  * The PMU registry: registration of PMUs and their type ids, the
  * "event_source" bus with one sysfs device per named PMU, the PMU-wide
- * disable nesting, the choice of a PMU for a new event, and boot.
+ * disable nesting, the choice of a PMU for a new event, and boot; and the
+ * hooks by which drivers serve others (perf_snapshot_branch_stack,
+ * perf_event_print_debug).
  *
  * Owns: the pmus list, pmus_lock, pmus_srcu, the IDR of PMU types, the
  * default callbacks given to PMUs that leave them out, pmu->dev,
@@ -27,9 +29,22 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
+#include <linux/static_call.h>
 #include <linux/sysfs.h>
 
 #include "internal.h"
+
+/*
+ * What drivers provide for others: the branch stack of this instant
+ * (bpf_get_branch_snapshot(); a driver with one, Intel LBR, updates the
+ * static call, 0 entries otherwise), and the dump of the PMU's registers
+ * (an architecture's own perf_event_print_debug() replaces this one).
+ */
+DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
+
+void __weak perf_event_print_debug(void)
+{
+}
 
 /* registration, unregistration and sysfs devices of PMUs */
 DEFINE_MUTEX(pmus_lock);

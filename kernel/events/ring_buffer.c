@@ -9,7 +9,9 @@
  * mm's pinned_vm unless CAP_IPC_LOCK), perf_event_set_output(),
  * perf_event_update_userpage(), perf_poll() and the detach of a freed
  * event.  Writing records into the data pages is output.c's (step 2); an
- * AUX mapping (non-zero offset) goes from here to aux_area.c.
+ * AUX mapping (non-zero offset) goes from here to aux_area.c.  The pages
+ * are separate pages, or one vmalloc area with CONFIG_PERF_USE_VMALLOC
+ * (struct perf_buffer).
  *
  * Lifetime: a buffer is refcounted.  Each event attached to it (event->rb,
  * on rb->event_list) holds a reference, and so does each VMA that maps it
@@ -34,6 +36,7 @@
 #include <linux/sched/user.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "internal.h"
 #include "ring_buffer_math.h"
@@ -51,9 +54,37 @@ static void perf_rb_free_pages(struct perf_buffer *rb)
 			continue;
 		/* the fault handler made the pages look like a file's */
 		page->mapping = NULL;
-		__free_page(page);
+		if (!IS_ENABLED(CONFIG_PERF_USE_VMALLOC))
+			__free_page(page);
 	}
+	if (IS_ENABLED(CONFIG_PERF_USE_VMALLOC))
+		vfree(rb->vmalloc_area);
 	kfree(rb);
+}
+
+/*
+ * The user page and @rb->nr_pages data pages, zeroed, into rb->pages[]:
+ * separate pages on @node, or one vmalloc_user() area (see struct
+ * perf_buffer).  False if memory is short.
+ */
+static bool perf_rb_alloc_pages(struct perf_buffer *rb, int node)
+{
+	int i;
+
+	if (IS_ENABLED(CONFIG_PERF_USE_VMALLOC)) {
+		rb->vmalloc_area = vmalloc_user((unsigned long)(rb->nr_pages + 1) << PAGE_SHIFT);
+		if (!rb->vmalloc_area)
+			return false;
+		for (i = 0; i <= rb->nr_pages; i++)
+			rb->pages[i] = vmalloc_to_page(perf_rb_page_addr(rb, i));
+		return true;
+	}
+	for (i = 0; i <= rb->nr_pages; i++) {
+		rb->pages[i] = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+		if (!rb->pages[i])
+			return false;
+	}
+	return true;
 }
 
 static void perf_rb_free_rcu(struct rcu_head *head)
@@ -71,7 +102,6 @@ static struct perf_buffer *perf_rb_alloc(int nr_pages, unsigned long watermark,
 	int node = cpu == -1 ? NUMA_NO_NODE : cpu_to_node(cpu);
 	struct perf_buffer *rb;
 	size_t size;
-	int i;
 
 	size = struct_size(rb, pages, nr_pages + 1);
 	/* a page array past kmalloc's largest block: ENOMEM, quietly (6.1) */
@@ -81,14 +111,11 @@ static struct perf_buffer *perf_rb_alloc(int nr_pages, unsigned long watermark,
 	if (!rb)
 		return NULL;
 	rb->nr_pages = nr_pages;
-	for (i = 0; i <= nr_pages; i++) {
-		rb->pages[i] = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
-		if (!rb->pages[i]) {
-			perf_rb_free_pages(rb);
-			return NULL;
-		}
+	if (!perf_rb_alloc_pages(rb, node)) {
+		perf_rb_free_pages(rb);
+		return NULL;
 	}
-	rb->user_page = page_address(rb->pages[0]);
+	rb->user_page = perf_rb_page_addr(rb, 0);
 	rb->overwrite = overwrite;
 	rb->watermark = perf_rb_watermark(perf_rb_data_size(rb), watermark);
 	refcount_set(&rb->refcount, 1);

@@ -3,7 +3,8 @@
  * perf_fuzz: a seeded syscall fuzzer for perf_events.
  *
  * Layout: fuzz_rng.c (the generator), fuzz_env.c (what the guest offers:
- * PMUs, tracepoints, CPUs, a cgroup), fuzz_attr.c (mostly-plausible
+ * PMUs, the AUX test PMUs, tracepoints, CPUs, a cgroup, where the fuzzer's
+ * code is in its file), fuzz_attr.c (mostly-plausible
  * perf_event_attr), fuzz_ops.c (one operation: generate, print, parse, run),
  * fuzz_main.c (rounds, workers, watchdog, replay, minimisation, summary).
  *
@@ -31,6 +32,8 @@
 
 #define FUZZ_SLOTS		24	/* fds a worker juggles */
 #define FUZZ_MMAP_AUX		7	/* FOP_MMAP a[2]: map the AUX area */
+#define FUZZ_FILTER_LONG	0x4c4f4e47ULL	/* FOP_IOCTL a[3] >> 32: a long filter */
+#define FUZZ_FILTER_MAX		(1 << 18)	/* its longest length */
 #define FUZZ_CHILDREN		6	/* live children per worker */
 #define FUZZ_BLOB		192	/* attr bytes or a filter string */
 #define FUZZ_MAX_TP		2048	/* tracepoint ids remembered */
@@ -75,6 +78,9 @@ struct fuzz_pmu {
 	int type;
 };
 
+/* The test PMUs with an AUX area (drivers/perf/perfev_aux_pmu.c). */
+enum fuzz_aux_pmu { FUZZ_NO_AUX, FUZZ_AUX, FUZZ_AUX2 };
+
 /* The guest as discovered once by the supervisor, inherited by workers. */
 struct fuzz_env {
 	int nr_cpus;
@@ -83,6 +89,12 @@ struct fuzz_env {
 	int function_tp;	/* ftrace:function id, or -1 */
 	int nr_pmus;
 	struct fuzz_pmu pmus[FUZZ_MAX_PMU];
+	int aux_type;		/* perfev_aux (address filters), or -1 */
+	int aux2_type;		/* perfev_aux2 (another AUX layout), or -1 */
+	/* the fuzzer's own code in its file, for address filters */
+	char exe_path[64];	/* its binary, or "" */
+	unsigned long exe_text_off, exe_text_len;
+	unsigned long exe_fn_off;	/* fuzz_bp_function()'s offset */
 	int cgroup_fd;		/* a perf_event cgroup directory, or -1 */
 	char cgroup_procs[128];	/* its cgroup.procs file */
 	bool no_breakpoints;	/* -x breakpoint: no PERF_TYPE_BREAKPOINT */
@@ -100,6 +112,7 @@ struct fuzz_stats {
 struct fuzz_slot {
 	int fd;			/* -1: empty */
 	bool event;		/* fd came from perf_event_open (or a copy of one) */
+	uint32_t type;		/* the event's attr.type */
 	uint64_t read_format;
 	void *map;
 	size_t map_len;
@@ -130,6 +143,7 @@ uint64_t fuzz_mix(uint64_t a, uint64_t b);
 /* fuzz_env.c */
 void fuzz_env_discover(struct fuzz_env *env, bool want_cgroup);
 void fuzz_env_release(struct fuzz_env *env);
+enum fuzz_aux_pmu fuzz_env_aux_pmu(const struct fuzz_env *env, uint32_t type);
 
 /* fuzz_attr.c: fills blob with an attr of op->len bytes */
 void fuzz_attr_generate(struct fuzz_rng *r, const struct fuzz_env *env,

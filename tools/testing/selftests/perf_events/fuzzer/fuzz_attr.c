@@ -3,7 +3,9 @@
  * perf_fuzz: mostly-plausible struct perf_event_attr.  Most fields take a
  * value the kernel accepts for the chosen type, some take the edge of the
  * range, a few take garbage: unknown types, reserved bits, sizes that are
- * not an ABI version, bytes after the known struct.  The result is a byte
+ * not an ABI version, bytes after the known struct.  The testbed's AUX
+ * PMUs (perfev_aux, perfev_aux2) get a share of their own, with their
+ * config bits and mostly no sample period (they only count).  The result is a byte
  * blob (op->blob, op->len = attr.size as passed) so sizes larger than the
  * struct carry tail bytes too.
  */
@@ -29,6 +31,25 @@ void fuzz_bp_function(void)
 static uint64_t pick_u64(struct fuzz_rng *r, const uint64_t *v, unsigned int n)
 {
 	return v[fuzz_below(r, n)];
+}
+
+/*
+ * The testbed's AUX PMUs, when there: perfev_aux (address filters; config
+ * bits partial, collision) and perfev_aux2 (config bit even_cpus).  False
+ * if neither is.
+ */
+static bool gen_aux_pmu(struct fuzz_rng *r, const struct fuzz_env *env,
+			struct perf_event_attr *a)
+{
+	bool two = env->aux2_type >= 0 && (env->aux_type < 0 || fuzz_chance(r, 40));
+
+	if (env->aux_type < 0 && env->aux2_type < 0)
+		return false;
+	a->type = two ? env->aux2_type : env->aux_type;
+	a->config = fuzz_below(r, two ? 2 : 4);
+	if (fuzz_chance(r, 5))
+		a->config |= 1ULL << fuzz_below(r, 64);
+	return true;
 }
 
 static void gen_type_config(struct fuzz_rng *r, const struct fuzz_env *env,
@@ -74,6 +95,8 @@ static void gen_type_config(struct fuzz_rng *r, const struct fuzz_env *env,
 		}
 		if (fuzz_chance(r, 10))
 			a->bp_addr = fuzz_chance(r, 50) ? 0 : fuzz_rand(r);
+	} else if (dice >= 76 && dice < 84 && gen_aux_pmu(r, env, a)) {
+		/* perfev_aux or perfev_aux2 */
 	} else if (dice < 92 && env->nr_pmus) {
 		a->type = env->pmus[fuzz_below(r, env->nr_pmus)].type;
 		a->config = fuzz_chance(r, 85) ? fuzz_below(r, 0x40) : fuzz_rand(r);
@@ -181,6 +204,11 @@ void fuzz_attr_generate(struct fuzz_rng *r, const struct fuzz_env *env,
 	memset(&a, 0, sizeof(a));
 	gen_type_config(r, env, &a);
 	gen_sampling(r, &a, &flags);
+	/* the AUX test PMUs only count: a period would be EOPNOTSUPP */
+	if (fuzz_env_aux_pmu(env, a.type) && fuzz_chance(r, 85)) {
+		a.sample_period = 0;
+		flags &= ~ATTR_FLAG_FREQ;
+	}
 	a.size = size;
 	memset(op->blob, 0, sizeof(op->blob));
 	memcpy(op->blob, &a, sizeof(a));

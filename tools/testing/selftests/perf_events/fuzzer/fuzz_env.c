@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf_fuzz: what the guest offers, discovered once by the supervisor before
- * the workers fork: CPUs, dynamic PMU types from sysfs, tracepoint ids from
- * tracefs, and (as root) a perf_event cgroup v1 hierarchy with one child
- * group for PERF_FLAG_PID_CGROUP, removed again by fuzz_env_release().
+ * the workers fork: CPUs, dynamic PMU types from sysfs (and, by name, the
+ * testbed's AUX PMUs perfev_aux and perfev_aux2 however many PMUs there
+ * are), tracepoint ids from tracefs, the file offsets of the fuzzer's own
+ * text (for address filters on it), and (as root) a perf_event cgroup v1
+ * hierarchy with one child group for PERF_FLAG_PID_CGROUP, removed again by
+ * fuzz_env_release().
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -58,6 +61,45 @@ static void discover_pmus(struct fuzz_env *env)
 		env->nr_pmus++;
 	}
 	closedir(d);
+}
+
+static void discover_aux_pmus(struct fuzz_env *env)
+{
+	env->aux_type = read_int_file("/sys/bus/event_source/devices/perfev_aux/type");
+	env->aux2_type = read_int_file("/sys/bus/event_source/devices/perfev_aux2/type");
+}
+
+enum fuzz_aux_pmu fuzz_env_aux_pmu(const struct fuzz_env *env, uint32_t type)
+{
+	if (env->aux_type >= 0 && type == (uint32_t)env->aux_type)
+		return FUZZ_AUX;
+	if (env->aux2_type >= 0 && type == (uint32_t)env->aux2_type)
+		return FUZZ_AUX2;
+	return FUZZ_NO_AUX;
+}
+
+/* The mapping of the fuzzer's text (the one with fuzz_bp_function()). */
+static void discover_exe(struct fuzz_env *env)
+{
+	unsigned long fn = (unsigned long)fuzz_bp_function, lo, hi, off;
+	char line[512], path[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %255s", &lo, &hi, &off, path) < 3 ||
+		    fn < lo || fn >= hi)
+			continue;
+		env->exe_text_off = off;
+		env->exe_text_len = hi - lo;
+		env->exe_fn_off = fn - lo + off;
+		if (path[0] == '/' && strlen(path) < sizeof(env->exe_path))
+			snprintf(env->exe_path, sizeof(env->exe_path), "%s", path);
+		break;
+	}
+	fclose(f);
 }
 
 static void discover_tracepoints(struct fuzz_env *env)
@@ -124,6 +166,8 @@ void fuzz_env_discover(struct fuzz_env *env, bool want_cgroup)
 	if (env->nr_cpus < 1)
 		env->nr_cpus = 1;
 	discover_pmus(env);
+	discover_aux_pmus(env);
+	discover_exe(env);
 	discover_tracepoints(env);
 	if (want_cgroup)
 		setup_cgroup(env);

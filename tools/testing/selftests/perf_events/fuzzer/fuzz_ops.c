@@ -12,21 +12,24 @@
  *           3 read-only page)
  *   WRITE   slot a0=length
  *   IOCTL   slot slot2=SET_OUTPUT target a0=command a1=value a2=pointer
- *           mode blob=filter string or attr
+ *           mode blob=filter string or attr; SET_FILTER a3=0, or
+ *           FUZZ_FILTER_LONG << 32 | length: blob is PREFIX\0UNIT\0SUFFIX,
+ *           the string PREFIX, UNIT repeated, SUFFIX, cut at length bytes
  *   POLL    a0=slot bitmap a1=timeout ms a2=events
  *   MMAP    slot a0=pages a1=writable a2=page offset
  *   MUNMAP  slot a0=0 all, 1 first page, 2 last page
  *   MREMAP  slot a0=new pages
  *   TOUCH   slot a0=what (user page, consume, set tail, read data) a1=value
  *   PRCTL   a0=enable
- *   FORK    a0=child body a1=child index a2=loops blob=attr
+ *   FORK    a0=child body (see child_body()) a1=child index a2=loops
+ *           blob=attr
  *   THREAD  a0=thread body (3: a2 readers of the slot's fd that open, yield, exit)
  *           a1=loops blob=attr
  *   DUP     slot -> slot2
  *   FCNTL   slot a0=what a1=signal
  *   PASSFD  slot -> slot2 over a socketpair; a0=1 closes it in flight
  *   KILL    a0=child index a1=signal
- *   WORK    a0=what a1=amount
+ *   WORK    a0=what (8, 9: map a file executable, see map_exec()) a1=amount
  *   CPU     a0=cpu a1=online
  *
  * Oracles (a failure is printed with the op and makes the worker exit 3):
@@ -37,6 +40,13 @@
  * state) or ENOSPC for a short buffer.  The size oracles assume the running
  * kernel's struct perf_event_attr is the one of the headers built against
  * (6.1's 128 bytes): a newer kernel knows more of the "tail".
+ *
+ * Generation leans towards the testbed's AUX PMUs (perfev_aux, perfev_aux2)
+ * where they are: their events get data and then AUX areas mapped, address
+ * filters (perfev_aux has two) and SET_OUTPUT to an event of the other
+ * one, which the core must refuse while both have AUX support.  Address
+ * filters are resolved at exec mappings of files: WORK maps files
+ * executable, FORK execs (children with inherited events).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +54,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +63,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -206,6 +218,7 @@ static void slot_clear(struct fuzz_slot *s)
 		close(s->fd);
 	s->fd = -1;
 	s->event = false;
+	s->type = 0;
 	s->read_format = 0;
 }
 
@@ -215,6 +228,7 @@ static void slot_copy_fd(struct fuzz_slot *dst, const struct fuzz_slot *src,
 	slot_clear(dst);
 	dst->fd = fd;
 	dst->event = src->event;
+	dst->type = src->type;
 	dst->read_format = src->read_format;
 }
 
@@ -325,6 +339,49 @@ static void work(long what, long amount)
 		}
 		break;
 	}
+}
+
+/*
+ * Map a file executable, as a program loads code, which resolves address
+ * filters on that file (perf_event_mmap() of an exec mapping): @what 8
+ * mmap()s it PROT_EXEC, 9 maps it readable and mprotect()s it executable.
+ * @amount picks the file, and the whole of it or some pages; nothing runs
+ * there, and it is unmapped again at once.
+ */
+static void map_exec(long what, long amount)
+{
+	static const char *const files[] = {
+		"/proc/self/exe", "/bin/busybox", "/bin/true",
+	};
+	long ps = page_size(), pages;
+	struct stat st;
+	size_t len;
+	off_t off;
+	void *p;
+	int fd;
+
+	fd = open(files[amount % 3], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return;
+	}
+	pages = (st.st_size + ps - 1) / ps;
+	if (amount / 3 % 4 == 0) {
+		off = 0;
+		len = pages * ps;
+	} else {
+		off = amount / 12 % pages * ps;
+		len = (1 + amount / 7 % 16) * ps;
+	}
+	p = mmap(NULL, len, PROT_READ | (what == 8 ? PROT_EXEC : 0), MAP_PRIVATE, fd, off);
+	close(fd);
+	if (p == MAP_FAILED)
+		return;
+	if (what != 8)
+		mprotect(p, len, PROT_READ | PROT_EXEC);
+	munmap(p, len);
 }
 
 /* -------------------------------------------------------- generation */
@@ -602,6 +659,7 @@ static int run_open(struct fuzz_worker *w, const struct fuzz_op *op)
 	slot_clear(&w->slot[op->slot]);
 	w->slot[op->slot].fd = fd;
 	w->slot[op->slot].event = true;
+	w->slot[op->slot].type = a.type;
 	w->slot[op->slot].read_format = a.read_format;
 	return 0;
 }
