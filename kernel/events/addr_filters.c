@@ -28,8 +28,9 @@
  * Locking: the opened event's addr_filters.lock (raw, IRQ-safe, inside
  * ctx->lock) guards the list against the PMU's sync, and every ranges
  * array and generation of that event and its children.  Only SET_FILTER
- * changes the list, under the event's ctx->mutex; it then resolves each
- * child under child_mutex and the child task's mmap_lock (read), outside
+ * changes the list, under the event's ctx->mutex (parsing, with its path
+ * lookups, is done before, without it); it then resolves each child under
+ * child_mutex and the child task's mmap_lock (read), outside
  * addr_filters.lock.  The mmap hook runs under the task's mmap_lock and
  * takes only ctx->lock.
  */
@@ -38,68 +39,11 @@
 #include <linux/namei.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/smp.h>
 
 #include "internal.h"
 
 /* Events with ranges: the mmap hook does nothing while there are none. */
 static atomic_t perf_nr_filtering_events = ATOMIC_INIT(0);
-
-/* ---- running events take new ranges ---------------------------------------- */
-
-/*
- * Stop and start @event on this CPU so that its PMU syncs the ranges
- * (IRQs off, the event active here).  One its PMU stopped (throttled, AUX
- * area full) stays stopped: it syncs when it starts again.
- */
-static void perf_addr_filters_restart_here(struct perf_event *event)
-{
-	if (event->hw.state & PERF_HES_STOPPED)
-		return;
-	event->pmu->stop(event, PERF_EF_UPDATE);
-	event->pmu->start(event, 0);
-}
-
-struct perf_restart_call {
-	struct perf_event	*event;
-	bool			moved;
-};
-
-static void perf_addr_filters_restart_ipi(void *info)
-{
-	struct perf_restart_call *call = info;
-	struct perf_event *event = call->event;
-
-	call->moved = false;
-	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
-		return;
-	if (READ_ONCE(event->oncpu) != smp_processor_id()) {
-		call->moved = true;
-		return;
-	}
-	perf_addr_filters_restart_here(event);
-}
-
-/* Restart @event wherever it runs; nothing to do if it does not run. */
-static void perf_addr_filters_restart(struct perf_event *event)
-{
-	struct perf_restart_call call = { .event = event };
-	int cpu;
-
-	do {
-		if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
-			return;
-		cpu = READ_ONCE(event->oncpu);
-		if (cpu < 0) {
-			/* between sched-in and sched-out bookkeeping */
-			cpu_relax();
-			call.moved = true;
-			continue;
-		}
-		if (smp_call_function_single(cpu, perf_addr_filters_restart_ipi, &call, 1))
-			return;
-	} while (call.moved);
-}
 
 /* ---- ranges ------------------------------------------------------------------ */
 
@@ -206,7 +150,7 @@ static void perf_addr_filters_resolve(struct perf_event *event,
 		}
 		raw_spin_unlock_irqrestore(&ifh->lock, flags);
 	}
-	perf_addr_filters_restart(event);
+	perf_event_stop_where_it_runs(event, true);
 }
 
 /* ---- the parser ---------------------------------------------------------------- */
@@ -326,12 +270,17 @@ static int perf_addr_filters_parse(struct perf_event *event, char *str,
 /* ---- SET_FILTER ----------------------------------------------------------------- */
 
 /*
- * Replace @event's filters with those of @str (ctx->mutex held) and
- * resolve them for the event and each child.
+ * Replace @event's filters with those of @str and resolve them for the
+ * event and each child.  Called with ctx->mutex held, which is dropped
+ * while @str is parsed and the PMU vets it: a path lookup may take locks
+ * that perf_event_open() holds when it takes ctx->mutex (the
+ * exec_update_lock of a /proc/PID/exe path; 6.1 looks paths up under
+ * ctx->mutex).  The caller holds a reference on the context.
  */
 int perf_addr_filters_set(struct perf_event *event, char *str)
 {
 	struct perf_addr_filters_head *ifh = &event->addr_filters;
+	struct perf_event_context *ctx = event->ctx;
 	struct perf_addr_filter_range *scratch;
 	unsigned int nr, nr_files;
 	struct perf_event *child;
@@ -340,16 +289,18 @@ int perf_addr_filters_set(struct perf_event *event, char *str)
 	LIST_HEAD(old);
 	int err;
 
-	lockdep_assert_held(&event->ctx->mutex);
+	lockdep_assert_held(&ctx->mutex);
 	if (WARN_ON_ONCE(event->parent))
 		return -EINVAL;
 
+	mutex_unlock(&ctx->mutex);
 	err = perf_addr_filters_parse(event, str, &list, &nr, &nr_files);
 	if (!err)
 		err = event->pmu->addr_filters_validate(&list);
 	/* a PMU that does not count its filters must not overrun the ranges */
 	if (!err && nr > event->pmu->nr_addr_filters)
 		err = -EINVAL;
+	mutex_lock(&ctx->mutex);
 	if (err)
 		goto out;
 
@@ -426,7 +377,7 @@ void perf_addr_filters_mmap(struct vm_area_struct *vma)
 				continue;
 			if (event->state == PERF_EVENT_STATE_ACTIVE &&
 			    event->oncpu == smp_processor_id())
-				perf_addr_filters_restart_here(event);
+				perf_event_stop_here(event, true);
 		}
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	}
@@ -464,7 +415,7 @@ void perf_addr_filters_exec(struct perf_event_context *ctx)
 		}
 		event->addr_filters_gen++;
 		raw_spin_unlock_irqrestore(&ifh->lock, flags);
-		perf_addr_filters_restart(event);
+		perf_event_stop_where_it_runs(event, true);
 	}
 }
 

@@ -299,6 +299,62 @@ int perf_cpu_function_call(int cpu, remote_function_f func, void *info)
 	return ret ? ret : rc.ret;
 }
 
+/*
+ * Stop @event on this CPU, where it runs (IRQs off), and with @restart
+ * start it again at once: a PMU syncs what changed at its start (address
+ * filters).  One its PMU stopped already (throttled, AUX area full) stays
+ * as it is; it syncs when it starts.
+ */
+void perf_event_stop_here(struct perf_event *event, bool restart)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	event->pmu->stop(event, PERF_EF_UPDATE);
+	if (restart)
+		event->pmu->start(event, 0);
+}
+
+struct perf_stop_call {
+	struct perf_event	*event;
+	bool			restart;
+	bool			moved;
+};
+
+static void perf_event_stop_ipi(void *info)
+{
+	struct perf_stop_call *call = info;
+	struct perf_event *event = call->event;
+
+	call->moved = false;
+	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
+		return;
+	if (READ_ONCE(event->oncpu) != smp_processor_id()) {
+		call->moved = true;
+		return;
+	}
+	perf_event_stop_here(event, call->restart);
+}
+
+void perf_event_stop_where_it_runs(struct perf_event *event, bool restart)
+{
+	struct perf_stop_call call = { .event = event, .restart = restart };
+	int cpu;
+
+	do {
+		if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
+			return;
+		cpu = READ_ONCE(event->oncpu);
+		if (cpu < 0) {
+			/* between its state and its CPU at sched-in or out */
+			cpu_relax();
+			call.moved = true;
+			continue;
+		}
+		if (smp_call_function_single(cpu, perf_event_stop_ipi, &call, 1))
+			return;
+	} while (call.moved);
+}
+
 struct event_function_args {
 	struct perf_event	*event;
 	event_f			func;

@@ -158,6 +158,14 @@ void perf_ctx_unlock(struct perf_cpu_context *cpuctx, struct perf_event_context 
 /* Run @func(info) on the CPU @task runs on, if it runs; -ESRCH/-EAGAIN. */
 int perf_task_function_call(struct task_struct *task, remote_function_f func, void *info);
 int perf_cpu_function_call(int cpu, remote_function_f func, void *info);
+/*
+ * Stop @event's PMU where the event runs, if it runs, and with @restart
+ * start it again (a PMU takes changed settings at its start); one its PMU
+ * stopped stays so.  No lock needed; IRQs on.  _here: on the event's CPU,
+ * IRQs off.
+ */
+void perf_event_stop_where_it_runs(struct perf_event *event, bool restart);
+void perf_event_stop_here(struct perf_event *event, bool restart);
 /* Initialise every possible CPU's perf_cpu_ctx (boot, from perf_event_init). */
 void perf_contexts_init(void);
 

@@ -146,7 +146,8 @@ struct perf_buffer *perf_rb_get(struct perf_event *event)
 
 /*
  * Point @event at @rb (NULL: at none), moving it between the buffers'
- * event lists; the event's reference moves with it.  Pollers of the event
+ * event lists; the event's reference moves with it; a running AUX event
+ * stops first.  Pollers of the event
  * are woken when it leaves a buffer: they waited on that one's records.
  * Called with event->mmap_mutex held; takes over one reference to @rb.
  */
@@ -173,6 +174,13 @@ static void perf_rb_attach(struct perf_event *event, struct perf_buffer *rb)
 		list_add_rcu(&event->rb_entry, &rb->event_list);
 		spin_unlock_irqrestore(&rb->event_lock, flags);
 	}
+	/*
+	 * An AUX writer stops before it changes buffers, as in 6.1: its open
+	 * handle is on the old one, which user space may be about to read
+	 * or unmap.  It resumes (on the new one) when next scheduled in.
+	 */
+	if (old && event->pmu->setup_aux)
+		perf_event_stop_where_it_runs(event, false);
 	rcu_assign_pointer(event->rb, rb);
 	if (old) {
 		perf_rb_put(old);

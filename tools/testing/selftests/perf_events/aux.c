@@ -532,7 +532,13 @@ TEST(aux_munmap_while_tracing)
 		EXPECT_EQ(v1.value, v2.value);
 		__atomic_store_n(&b.ring.page->aux_tail, aux_head(&b), __ATOMIC_RELEASE);
 		ASSERT_EQ(0, aux_map_area(&b, AUX_PAGES, PROT_READ | PROT_WRITE));
-		/* a reschedule restarts the stopped writer */
+		/*
+		 * A slow (debug) guest may have filled the area before the
+		 * munmap, which disables the event: enable it (nothing
+		 * happens to an enabled one).  A reschedule restarts the
+		 * writer that the munmap stopped.
+		 */
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 		usleep(10000);
 	}
 	ASSERT_EQ(0, perfev_read_value(fd, &v1));
@@ -788,6 +794,46 @@ TEST(aux_area_of_another_pmu_gives_no_handle)
 	close(a2);
 	close(a);
 	close(sw);
+}
+
+/*
+ * An AUX event writing into another event's buffer (SET_OUTPUT) is moved
+ * to a third one while it traces: it stops before it changes buffers, as
+ * in 6.1, so the old area gets nothing more once the ioctl returns (ours
+ * once closed its open handle there at its next chunk).  It resumes on
+ * the new buffer when it is next scheduled in.
+ */
+TEST(aux_writer_moved_by_set_output_leaves_the_old_area_alone)
+{
+	struct aux_buf b1 = {}, b2 = {};
+	int type, writer, owner1, owner2;
+	__u64 head;
+
+	REQUIRE_AUX_PMU(type);
+	owner1 = aux_open(type, 0);
+	owner2 = aux_open(type, 0);
+	writer = aux_open(type, 0);
+	ASSERT_GE(owner1, 0);
+	ASSERT_GE(owner2, 0);
+	ASSERT_GE(writer, 0);
+	/* overwrite areas: never full, the writer never stops by itself */
+	ASSERT_EQ(0, aux_map(&b1, owner1, 16, true));
+	ASSERT_EQ(0, aux_map(&b2, owner2, 16, true));
+	ASSERT_EQ(0, ioctl(writer, PERF_EVENT_IOC_SET_OUTPUT, owner1));
+	ASSERT_EQ(0, ioctl(writer, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_GE(burn_until(&b1, 4 * AUX_CHUNK, 10), 4 * AUX_CHUNK);
+
+	ASSERT_EQ(0, ioctl(writer, PERF_EVENT_IOC_SET_OUTPUT, owner2));
+	head = aux_head(&b1);
+	perfev_burn(2000000);
+	EXPECT_EQ(head, aux_head(&b1));
+	ASSERT_EQ(0, ioctl(writer, PERF_EVENT_IOC_DISABLE, 0));
+
+	close(writer);
+	aux_unmap(&b2);
+	aux_unmap(&b1);
+	close(owner2);
+	close(owner1);
 }
 
 /*

@@ -5,9 +5,9 @@
  * range, a few take garbage: unknown types, reserved bits, sizes that are
  * not an ABI version, bytes after the known struct.  The testbed's AUX
  * PMUs (perfev_aux, perfev_aux2) get a share of their own, with their
- * config bits and mostly no sample period (they only count).  The result is a byte
- * blob (op->blob, op->len = attr.size as passed) so sizes larger than the
- * struct carry tail bytes too.
+ * config bits and mostly no sample period (they only count).  The result
+ * is a byte blob (op->blob, op->len = attr.size as passed) so sizes larger
+ * than the struct carry tail bytes too.
  */
 #include <string.h>
 #include <unistd.h>

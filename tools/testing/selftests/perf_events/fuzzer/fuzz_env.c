@@ -96,7 +96,7 @@ static void discover_exe(struct fuzz_env *env)
 		env->exe_text_len = hi - lo;
 		env->exe_fn_off = fn - lo + off;
 		if (path[0] == '/' && strlen(path) < sizeof(env->exe_path))
-			snprintf(env->exe_path, sizeof(env->exe_path), "%s", path);
+			memcpy(env->exe_path, path, strlen(path) + 1);
 		break;
 	}
 	fclose(f);

@@ -598,9 +598,11 @@ int main(int argc, char **argv)
 		env.nr_tp = 0;
 	if (o.exclude && strstr(o.exclude, "breakpoint"))
 		env.no_breakpoints = true;
-	say("start seed=%#llx workers=%d cpus=%d pmus=%d tracepoints=%d function=%d cgroup=%s\n",
+	say("start seed=%#llx workers=%d cpus=%d pmus=%d aux_pmus=%d tracepoints=%d "
+	    "function=%d cgroup=%s\n",
 	    (unsigned long long)o.seed, o.workers, env.nr_cpus, env.nr_pmus,
-	    env.nr_tp, env.function_tp, env.cgroup_fd >= 0 ? "yes" : "no");
+	    (env.aux_type >= 0) + (env.aux2_type >= 0), env.nr_tp, env.function_tp,
+	    env.cgroup_fd >= 0 ? "yes" : "no");
 
 	if (o.replay) {
 		char **lines;

@@ -430,27 +430,433 @@ static enum fuzz_kind random_kind(struct fuzz_worker *w)
 	return FOP_WORK;
 }
 
-static void gen_filter(struct fuzz_rng *r, struct fuzz_op *op)
+/* Which AUX test PMU the event in @slot is of. */
+static enum fuzz_aux_pmu slot_aux_pmu(const struct fuzz_worker *w, int slot)
 {
-	static const char *const filters[] = {
-		"common_pid != 0", "prev_pid == 1 || next_pid == 1",
-		"ip == 0", "( ( (", "filter 0x1000/0x100@/bin/true",
-		"start 0x1000@/bin/true", "common_pid > 0 && common_pid < 100000",
-		"", "ret == 0",
+	const struct fuzz_slot *s = &w->slot[slot];
+
+	return s->fd >= 0 && s->event ? fuzz_env_aux_pmu(w->env, s->type) : FUZZ_NO_AUX;
+}
+
+/*
+ * A slot with an event of the AUX test PMU @pmu, or -1.  @mapped 0 prefers
+ * one without a mapping, 1 one with an AUX area, 2 takes any.
+ */
+static int aux_slot(struct fuzz_worker *w, enum fuzz_aux_pmu pmu, unsigned int mapped)
+{
+	int i, s = fuzz_below(&w->rng, FUZZ_SLOTS), other = -1;
+
+	for (i = 0; i < FUZZ_SLOTS; i++) {
+		int t = (s + i) % FUZZ_SLOTS;
+
+		if (slot_aux_pmu(w, t) != pmu)
+			continue;
+		if (mapped == 2 || (mapped == 0 && !w->slot[t].map) ||
+		    (mapped == 1 && w->slot[t].aux))
+			return t;
+		if (other < 0)
+			other = t;
+	}
+	return other;
+}
+
+static uint32_t op_attr_type(const struct fuzz_op *op)
+{
+	uint32_t type;
+
+	memcpy(&type, op->blob, sizeof(type));
+	return type;
+}
+
+/* ------------------------------------------------------------ filters */
+
+/* Tracepoint filter expressions (for events of any PMU). */
+static const char *const tp_filters[] = {
+	"common_pid != 0", "prev_pid == 1 || next_pid == 1",
+	"ip == 0", "( ( (", "filter 0x1000/0x100@/bin/true",
+	"start 0x1000@/bin/true", "common_pid > 0 && common_pid < 100000",
+	"", "ret == 0",
+};
+
+/* perfev_aux refuses "start" (EOPNOTSUPP), as Intel PT */
+static const char *const filter_actions[] = {
+	"filter", "filter", "filter", "filter", "stop", "stop", "stop", "start",
+};
+
+/* Append to the string in @buf (@size bytes), cut at its end. */
+static void addf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void addf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strnlen(buf, size);
+	va_list ap;
+
+	if (n + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+}
+
+/* @v in one of the notations of kstrtoul(.., 0, ..). */
+static void add_num(struct fuzz_rng *r, char *buf, size_t size, uint64_t v)
+{
+	unsigned int dice = fuzz_below(r, 10);
+
+	if (dice < 7)
+		addf(buf, size, "%#llx", (unsigned long long)v);
+	else if (dice < 9)
+		addf(buf, size, "%llu", (unsigned long long)v);
+	else
+		addf(buf, size, "0%llo", (unsigned long long)v);
+}
+
+static const char *filter_sep(struct fuzz_rng *r)
+{
+	static const char *const seps[] = {
+		" ", " ", " ", ",", "\n", "  ", ", ", ",,", " \n ", "\n\n",
 	};
-	const char *f = filters[fuzz_below(r, ARRAY_SIZE(filters))];
+
+	return seps[fuzz_below(r, ARRAY_SIZE(seps))];
+}
+
+/*
+ * "/SIZE" after a range at @addr, or nothing: small, @typical, zero, huge,
+ * random, or one that takes the range past 2^64.  A "filter" (@need) gets
+ * one that is not zero, mostly.
+ */
+static void add_size(struct fuzz_rng *r, char *buf, size_t size, uint64_t addr,
+		     uint64_t typical, bool need)
+{
+	unsigned int dice = fuzz_below(r, 100);
+	uint64_t v;
+
+	if (dice < 10) {
+		if (!need || fuzz_chance(r, 10))
+			return;		/* ADDR alone */
+		v = 1 + fuzz_below(r, 0x1000);
+	} else if (dice < 20) {
+		v = 0;
+	} else if (dice < 45) {
+		v = 1 + fuzz_below(r, 0x1000);
+	} else if (dice < 55) {
+		v = (1 + fuzz_below(r, 16)) * page_size();
+	} else if (dice < 70) {
+		v = typical ? typical : 0x100;
+	} else if (dice < 78) {
+		v = fuzz_chance(r, 50) ? 1ULL << 63 : ~0ULL;
+	} else if (dice < 90) {
+		v = -addr + 1 + fuzz_below(r, 0x10000);	/* addr + size wraps */
+	} else {
+		v = fuzz_rand(r);
+	}
+	if (!v && need && fuzz_chance(r, 90))
+		v = 1;
+	addf(buf, size, "/");
+	add_num(r, buf, size, v);
+}
+
+/* A kernel range: ADDR[/SIZE]. */
+static void add_kernel_range(struct fuzz_rng *r, char *buf, size_t size, bool need)
+{
+	static const uint64_t kernel[] = {
+		0xffffffff81000000ULL, 0xffff800008000000ULL, 0xc000000000000000ULL,
+		0xffffffffff600000ULL, 0x8000000000000000ULL,
+	};
+	uint64_t addr;
+
+	switch (fuzz_below(r, 8)) {
+	case 0:
+	case 1:	/* code the fuzzer runs: the test PMU compares IPs */
+		addr = (uintptr_t)fuzz_bp_function;
+		break;
+	case 2:
+		addr = (uintptr_t)fuzz_bp_function & ~0xfffULL;
+		break;
+	case 3:
+		addr = kernel[fuzz_below(r, ARRAY_SIZE(kernel))];
+		break;
+	case 4:
+		addr = fuzz_below(r, 0x10000);
+		break;
+	case 5:
+		addr = ~0ULL - fuzz_below(r, 0x1000);
+		break;
+	case 6:
+		addr = 0;
+		break;
+	default:
+		addr = fuzz_rand(r);
+		break;
+	}
+	add_num(r, buf, size, addr);
+	add_size(r, buf, size, addr, 0x400, need);
+}
+
+/*
+ * A file range: ADDR[/SIZE]@PATH.  The fuzzer's own binary (by
+ * /proc/self/exe or by name) with offsets in its text, around code it runs
+ * most of the time; busybox (what children exec); a directory, a device,
+ * a proc file, nothing there.
+ */
+static void add_file_range(struct fuzz_worker *w, char *buf, size_t size, bool need)
+{
+	static const char *const paths[] = {
+		"/proc/self/exe", "/proc/self/exe", "/proc/self/exe", NULL, NULL,
+		"/bin/busybox", "/bin/busybox", "/bin/true", "/", "/nonexistent",
+		"/dev/null", "/proc/self/maps", "/tmp",
+	};
+	const struct fuzz_env *env = w->env;
+	struct fuzz_rng *r = &w->rng;
+	const char *path = paths[fuzz_below(r, ARRAY_SIZE(paths))];
+	bool exe = !path || !strcmp(path, "/proc/self/exe");
+	uint64_t off, typical = 0x1000;
+	unsigned int dice = fuzz_below(r, 100);
+
+	if (!path)
+		path = env->exe_path[0] ? env->exe_path : "/proc/self/exe";
+	if (exe && dice < 40) {
+		off = env->exe_fn_off - fuzz_below(r, 64);
+		typical = 64 + fuzz_below(r, 512);
+	} else if (exe && dice < 70) {
+		off = env->exe_text_off + fuzz_below(r, env->exe_text_len);
+		typical = env->exe_text_len;
+	} else if (dice < 80) {
+		off = 0;
+	} else if (dice < 90) {
+		off = fuzz_below(r, 256) * page_size() + fuzz_below(r, 2) * fuzz_below(r, 4096);
+	} else if (dice < 95) {
+		off = ~0ULL - fuzz_below(r, 0x1000);
+	} else {
+		off = fuzz_rand(r);
+	}
+	add_num(r, buf, size, off);
+	add_size(r, buf, size, off, typical, need);
+	addf(buf, size, "@%s", path);
+}
+
+/* 1-3 filters "ACTION RANGE", kernel or file ranges, any separators. */
+static void gen_addr_filters(struct fuzz_worker *w, char *buf, size_t size)
+{
+	struct fuzz_rng *r = &w->rng;
+	unsigned int i, dice = fuzz_below(r, 100), n = dice < 45 ? 1 : dice < 85 ? 2 : 3;
+	bool mixed = fuzz_chance(r, 40);
+	const char *sep = filter_sep(r);
+
+	buf[0] = '\0';
+	if (fuzz_chance(r, 10))
+		addf(buf, size, "%s", filter_sep(r));
+	for (i = 0; i < n; i++) {
+		const char *act = filter_actions[fuzz_below(r, ARRAY_SIZE(filter_actions))];
+		bool need = !strcmp(act, "filter");
+
+		if (i)
+			addf(buf, size, "%s", mixed ? filter_sep(r) : sep);
+		addf(buf, size, "%s%s", act, mixed ? filter_sep(r) : sep);
+		if (fuzz_chance(r, 55))
+			add_file_range(w, buf, size, need);
+		else
+			add_kernel_range(r, buf, size, need);
+	}
+	if (fuzz_chance(r, 10))
+		addf(buf, size, "%s", filter_sep(r));
+}
+
+/* Address filters the parser must refuse (mostly EINVAL). */
+static void gen_bad_filter(struct fuzz_worker *w, char *buf, size_t size)
+{
+	static const char *const bad[] = {
+		"filter", "stop", "filter 0x1000/0x100 stop", "stop 0x1000,filter",
+		"trace 0x1000/0x100", "FILTER 0x1000/0x100", "filter filter 0x1000/0x100",
+		"filter zzz/0x100", "filter 0x1000/0xg", "filter -1/0x10", "stop +0x10",
+		"filter 0x1000//0x10", "filter 18446744073709551616/1",
+		"stop 0x1/99999999999999999999", "filter /0x100", "filter 0x1000/",
+		"stop @/bin/busybox", "filter 0x1000/0x10@", "stop 0x1000@", "stop 0@@",
+		"filter 0x1000@/bin/busybox/0x10", "filter 0x10/0x10@/bin@/true",
+		"filter 0x1000/0x10@/dev/null", "filter 0x1000/0x10@/proc/self",
+		"stop 0x1000 0x2000", "/0x10 filter", "filter\t0x1000/0x10",
+		"filter 0x1000/0x10;stop 0x2000", "filter 0x1000/0x10 @/bin/true",
+		"stop 0x1000/0x10@/nonexistent/", "filter 0x1000/0x10@bin/busybox",
+	};
+	struct fuzz_rng *r = &w->rng;
+	size_t n, at;
+
+	if (fuzz_chance(r, 50)) {
+		snprintf(buf, size, "%s", bad[fuzz_below(r, ARRAY_SIZE(bad))]);
+		return;
+	}
+	/* or a good one spoilt */
+	gen_addr_filters(w, buf, size);
+	n = strlen(buf);
+	at = fuzz_below(r, n + 1);
+	switch (fuzz_below(r, 5)) {
+	case 0:		/* cut anywhere: no range, half a number, no path */
+		buf[at] = '\0';
+		break;
+	case 1:		/* one character changed */
+		if (at < n)
+			buf[at] = 0x21 + fuzz_below(r, 94);
+		break;
+	case 2:		/* a trailing ACTION without a RANGE */
+		addf(buf, size, "%s%s", filter_sep(r),
+		     filter_actions[fuzz_below(r, ARRAY_SIZE(filter_actions))]);
+		break;
+	case 3:		/* an '@' somewhere */
+		if (n + 1 < size) {
+			memmove(buf + at + 1, buf + at, n - at + 1);
+			buf[at] = '@';
+		}
+		break;
+	default:	/* an unknown ACTION */
+		addf(buf, size, "%sjump%s0x1000/0x10", filter_sep(r), filter_sep(r));
+		break;
+	}
+}
+
+/*
+ * A filter string of about a page (strndup_user() takes up to PAGE_SIZE
+ * bytes with the NUL), or several: PREFIX, UNIT repeated, SUFFIX (see the
+ * IOCTL arguments).  Hundreds of filters, a good list with a long run of
+ * separators, long paths, long numbers, one long word, separators alone.
+ */
+static void gen_long_filter(struct fuzz_worker *w, struct fuzz_op *op)
+{
+	static const char *const path_units[] = { "a/", "./", "/", "../" };
+	static const char *const path_ends[] = { "", "proc/self/exe", "bin/busybox", "bin" };
+	struct fuzz_rng *r = &w->rng;
+	char prefix[112] = "", unit[40] = "", suffix[32] = "";
+	long ps = page_size();
+	uint64_t len, lens[] = {
+		4000, 4094, 4095, 4096, 4097, 8192, ps - 2, ps - 1, ps, ps + 1,
+	};
+	size_t n, i, ulen;
+
+	switch (fuzz_below(r, 7)) {
+	case 0:		/* many kernel filters */
+		snprintf(unit, sizeof(unit), "%s%s0x1000/0x100%s",
+			 filter_actions[fuzz_below(r, ARRAY_SIZE(filter_actions))],
+			 filter_sep(r), filter_sep(r));
+		break;
+	case 1:		/* many file filters: a path lookup each */
+		snprintf(unit, sizeof(unit), "stop %#lx@/proc/self/exe%s",
+			 w->env->exe_fn_off, filter_sep(r));
+		break;
+	case 2:		/* a good list, a long run of separators, maybe another */
+		gen_addr_filters(w, prefix, sizeof(prefix));
+		snprintf(unit, sizeof(unit), "%s", filter_sep(r));
+		if (fuzz_chance(r, 50))
+			snprintf(suffix, sizeof(suffix), "stop 0x1000/0x10");
+		break;
+	case 3:		/* a long path */
+		snprintf(prefix, sizeof(prefix), "filter %#lx/0x100@/", w->env->exe_fn_off);
+		snprintf(unit, sizeof(unit), "%s", path_units[fuzz_below(r, 4)]);
+		snprintf(suffix, sizeof(suffix), "%s", path_ends[fuzz_below(r, 4)]);
+		break;
+	case 4:		/* a long number: leading zeros, or too many digits */
+		snprintf(prefix, sizeof(prefix), "%s", fuzz_chance(r, 50) ? "filter 0x" : "stop 1");
+		snprintf(unit, sizeof(unit), "%s", fuzz_chance(r, 70) ? "0" : "9");
+		snprintf(suffix, sizeof(suffix), "%s", fuzz_chance(r, 50) ? "1000/0x100" : "");
+		break;
+	case 5:		/* one long word of anything but NUL */
+		ulen = 1 + fuzz_below(r, sizeof(unit) - 1);
+		for (i = 0; i < ulen; i++)
+			unit[i] = 1 + fuzz_below(r, 255);
+		break;
+	default:	/* separators alone: no filters at all */
+		snprintf(unit, sizeof(unit), "%s", filter_sep(r));
+		break;
+	}
+	len = fuzz_chance(r, 80) ? lens[fuzz_below(r, ARRAY_SIZE(lens))] :
+	      1 + fuzz_below(r, 3 * ps);
+	if (len > FUZZ_FILTER_MAX)
+		len = FUZZ_FILTER_MAX;
+	op->a[3] = FUZZ_FILTER_LONG << 32 | len;
+	memset(op->blob, 0, sizeof(op->blob));
+	n = strlen(prefix) + 1;
+	memcpy(op->blob, prefix, n);
+	memcpy(op->blob + n, unit, strlen(unit) + 1);
+	n += strlen(unit) + 1;
+	memcpy(op->blob + n, suffix, strlen(suffix) + 1);
+	op->len = n + strlen(suffix) + 1;
+}
+
+/*
+ * A SET_FILTER string: a tracepoint expression, address filters (@addr:
+ * mostly, the event's PMU has them), address filters that are wrong, a
+ * long one, or garbage (maybe unterminated: the run adds the NUL).
+ */
+static void gen_filter(struct fuzz_worker *w, struct fuzz_op *op, bool addr)
+{
+	struct fuzz_rng *r = &w->rng;
+	char *s = (char *)op->blob;
+	unsigned int i, n, dice = fuzz_below(r, 100);
 
 	memset(op->blob, 0, sizeof(op->blob));
-	snprintf((char *)op->blob, sizeof(op->blob), "%s", f);
-	if (fuzz_chance(r, 10)) {	/* garbage, maybe unterminated */
-		unsigned int i, n = fuzz_below(r, FUZZ_BLOB);
-
+	op->a[3] = 0;
+	if (dice < (addr ? 8U : 40U)) {
+		snprintf(s, FUZZ_BLOB, "%s", tp_filters[fuzz_below(r, ARRAY_SIZE(tp_filters))]);
+	} else if (dice < 72) {
+		gen_addr_filters(w, s, FUZZ_BLOB);
+	} else if (dice < 84) {
+		gen_bad_filter(w, s, FUZZ_BLOB);
+	} else if (dice < 92) {
+		gen_long_filter(w, op);
+		return;
+	} else {
+		n = fuzz_below(r, FUZZ_BLOB);
 		for (i = 0; i < n; i++)
 			op->blob[i] = 1 + fuzz_below(r, 255);
 		op->len = FUZZ_BLOB;
 		return;
 	}
-	op->len = strlen((char *)op->blob) + 1;
+	op->len = strlen(s) + 1;
+}
+
+/*
+ * An mmap of an AUX test PMU's event: its data pages first (writable,
+ * mostly), then its AUX area (writable, or overwrite mode).
+ */
+static void gen_mmap_aux_pmu(struct fuzz_worker *w, struct fuzz_op *op)
+{
+	struct fuzz_rng *r = &w->rng;
+	enum fuzz_aux_pmu pmu = 1 + fuzz_below(r, 2);
+	int s = aux_slot(w, pmu, 2);
+	struct fuzz_slot *sl;
+
+	if (s < 0)
+		s = aux_slot(w, FUZZ_AUX + FUZZ_AUX2 - pmu, 2);
+	if (s < 0)
+		return;
+	op->slot = s;
+	sl = &w->slot[s];
+	if (!sl->map || !sl->map_rw || (sl->aux && fuzz_chance(r, 30))) {
+		op->a[0] = (1ULL << fuzz_below(r, 4)) + 1;
+		op->a[1] = fuzz_chance(r, 90);
+		op->a[2] = 0;
+	} else if (!sl->aux) {
+		op->a[0] = 1ULL << fuzz_below(r, 5);
+		op->a[1] = fuzz_chance(r, 50);
+		op->a[2] = FUZZ_MMAP_AUX;
+	}
+}
+
+/*
+ * SET_OUTPUT between events of the AUX test PMUs, mostly from one to the
+ * other (EINVAL: an AUX area's private data is its PMU's), either side
+ * with or without its data and AUX areas mapped.
+ */
+static void gen_set_output_aux(struct fuzz_worker *w, struct fuzz_op *op)
+{
+	struct fuzz_rng *r = &w->rng;
+	enum fuzz_aux_pmu from = 1 + fuzz_below(r, 2);
+	enum fuzz_aux_pmu to = fuzz_chance(r, 80) ? FUZZ_AUX + FUZZ_AUX2 - from : from;
+	int s = aux_slot(w, from, fuzz_below(r, 3));
+	int t = aux_slot(w, to, fuzz_below(r, 3));
+
+	if (s >= 0 && t >= 0) {
+		op->slot = s;
+		op->slot2 = t;
+	}
 }
 
 void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
@@ -479,6 +885,11 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 			   fuzz_chance(r, 80) ? 1UL << fuzz_below(r, 4) : fuzz_rand(r) & 0xff;
 		if (fuzz_chance(r, 55))
 			op->slot2 = -1;
+		/* per task, any CPU: what file filters and SET_OUTPUT pairs need */
+		if (fuzz_env_aux_pmu(w->env, op_attr_type(op)) && fuzz_chance(r, 50)) {
+			op->a[0] = fuzz_below(r, 45);
+			op->a[1] = -1;
+		}
 		break;
 	case FOP_READ:
 		op->a[0] = fuzz_chance(r, 70) ? 8 * fuzz_below(r, 8) :
@@ -492,9 +903,17 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 		op->a[0] = fuzz_below(r, 13);
 		op->a[1] = fuzz_chance(r, 70) ? fuzz_below(r, 4) : fuzz_rand(r);
 		op->a[2] = fuzz_chance(r, 85) ? 0 : 1 + fuzz_below(r, 2);
-		if (op->a[0] == 6)
-			gen_filter(r, op);
-		else if (op->a[0] == 11)
+		if (op->a[0] == 5 && fuzz_chance(r, 60))
+			gen_set_output_aux(w, op);
+		if (op->a[0] == 6) {
+			if (fuzz_chance(r, 40)) {
+				int s = aux_slot(w, FUZZ_AUX, 2);
+
+				if (s >= 0)
+					op->slot = s;
+			}
+			gen_filter(w, op, slot_aux_pmu(w, op->slot) == FUZZ_AUX);
+		} else if (op->a[0] == 11)
 			fuzz_attr_generate(r, w->env, op);
 		break;
 	case FOP_POLL:
@@ -509,6 +928,8 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 			   fuzz_chance(r, 50) ? FUZZ_MMAP_AUX : fuzz_below(r, 4);
 		if (op->a[2] == FUZZ_MMAP_AUX && fuzz_chance(r, 10))
 			op->a[0] |= 0x40;	/* an aux_offset off the mapping's */
+		if (fuzz_chance(r, 50))
+			gen_mmap_aux_pmu(w, op);
 		break;
 	case FOP_MUNMAP:
 		op->a[0] = fuzz_below(r, 3);
@@ -523,7 +944,7 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 		op->a[0] = fuzz_below(r, 2);
 		break;
 	case FOP_FORK:
-		op->a[0] = fuzz_below(r, 7);
+		op->a[0] = fuzz_below(r, 8);
 		op->a[1] = fuzz_below(r, FUZZ_CHILDREN);
 		op->a[2] = fuzz_below(r, 3000);
 		if (op->a[0] == 3 || op->a[0] == 6)
@@ -551,7 +972,7 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 		op->a[1] = fuzz_below(r, 5);
 		break;
 	case FOP_WORK:
-		op->a[0] = fuzz_below(r, 8);
+		op->a[0] = fuzz_below(r, 10);
 		op->a[1] = fuzz_below(r, 5000);
 		break;
 	case FOP_CPU:
@@ -707,6 +1128,42 @@ static int run_read(struct fuzz_worker *w, const struct fuzz_op *op)
 	return oracle_fail(w, op, "read size differs from read_format", ret, err);
 }
 
+/* A part of a long filter's blob: its string, then past its NUL. */
+static const char *blob_part(const char **cur, const char *end, size_t *len)
+{
+	const char *s = *cur;
+
+	*len = strnlen(s, end - s);
+	*cur = s + *len < end ? s + *len + 1 : end;
+	return s;
+}
+
+/* The string of a long SET_FILTER (see gen_long_filter()), or NULL. */
+static char *long_filter(const struct fuzz_op *op)
+{
+	const char *cur = (const char *)op->blob, *end = cur + op->len;
+	size_t len = (uint32_t)op->a[3], plen, ulen, slen, n, i;
+	const char *prefix, *unit, *suffix;
+	char *s;
+
+	if (len > FUZZ_FILTER_MAX)
+		len = FUZZ_FILTER_MAX;
+	prefix = blob_part(&cur, end, &plen);
+	unit = blob_part(&cur, end, &ulen);
+	suffix = blob_part(&cur, end, &slen);
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	for (n = 0; n < plen && n < len; n++)
+		s[n] = prefix[n];
+	for (i = 0; ulen && n + slen < len; i++)
+		s[n++] = unit[i % ulen];
+	for (i = 0; i < slen && n < len; i++)
+		s[n++] = suffix[i];
+	s[n] = '\0';
+	return s;
+}
+
 static int run_ioctl(struct fuzz_worker *w, const struct fuzz_op *op)
 {
 	static const unsigned long cmds[] = {
@@ -720,7 +1177,7 @@ static int run_ioctl(struct fuzz_worker *w, const struct fuzz_op *op)
 	unsigned int c = op->a[0] % 13;
 	unsigned long cmd, arg = op->a[1];
 	uint64_t value = op->a[1], query[4] = { 4 };
-	char filter[FUZZ_BLOB + 1];
+	char filter[FUZZ_BLOB + 1], *big = NULL;
 	long ret;
 	void *ptr;
 
@@ -749,6 +1206,10 @@ static int run_ioctl(struct fuzz_worker *w, const struct fuzz_op *op)
 		if (c == 6) {
 			memcpy(filter, op->blob, op->len);
 			filter[op->len] = '\0';
+			if ((uint64_t)op->a[3] >> 32 == FUZZ_FILTER_LONG)
+				big = long_filter(op);
+			if (big)
+				ptr = big;
 		}
 		if (op->a[2] == 1)
 			ptr = NULL;
@@ -758,6 +1219,12 @@ static int run_ioctl(struct fuzz_worker *w, const struct fuzz_op *op)
 		break;
 	}
 	ret = ioctl(slot_fd(w, op->slot), cmd, arg);
+	if (big) {
+		int err = errno;
+
+		free(big);
+		errno = err;
+	}
 	return record(w, c == 12 ? FC_IOC_OTHER : FC_IOC_ENABLE + c, ret, op);
 }
 
@@ -893,6 +1360,14 @@ static void run_touch(struct fuzz_worker *w, const struct fuzz_op *op)
 		pg->aux_offset = op->a[1] & ~0xfffULL, pg->aux_size = 4096;
 }
 
+/*
+ * What a child does (a[0]): 0 exit, 1 work, 2 exec /bin/true (busybox),
+ * 3 open and enable the blob's event, work, 4 sleep until killed, 5 orphan
+ * a grandchild that works, 6 as 3 with a grandchild inheriting the event,
+ * 7 map a file executable and exec the fuzzer's own binary, which exits at
+ * once (usage, its messages to /dev/null).  2 and 7 drop or re-resolve the
+ * file ranges of the events the child inherited.
+ */
 static void child_body(const struct fuzz_op *op)
 {
 	int fd;
@@ -922,6 +1397,13 @@ static void child_body(const struct fuzz_op *op)
 	case 4:
 		for (;;)
 			pause();
+	case 7:
+		map_exec(8 + (op->a[2] & 1), op->a[2]);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 2);
+		execl("/proc/self/exe", "perf_fuzz", "-w", "0", (char *)NULL);
+		break;
 	default:
 		if (fork() == 0) {
 			work(0, op->a[2]);
@@ -942,7 +1424,7 @@ static int run_fork(struct fuzz_worker *w, const struct fuzz_op *op)
 	if (pid == 0)
 		child_body(op);
 	w->child[i] = pid > 0 ? pid : 0;
-	return record(w, op->a[0] == 2 ? FC_EXECVE : FC_FORK, pid, op);
+	return record(w, op->a[0] == 2 || op->a[0] == 7 ? FC_EXECVE : FC_FORK, pid, op);
 }
 
 struct thread_arg {
@@ -1182,7 +1664,10 @@ int fuzz_op_run(struct fuzz_worker *w, const struct fuzz_op *op)
 		ret = kill(w->child[op->a[0] % FUZZ_CHILDREN], sigs[op->a[1] % 5]);
 		return record(w, FC_KILL, ret, op);
 	case FOP_WORK:
-		work(op->a[0], op->a[1]);
+		if (op->a[0] == 8 || op->a[0] == 9)
+			map_exec(op->a[0], op->a[1]);
+		else
+			work(op->a[0], op->a[1]);
 		return 0;
 	case FOP_CPU:
 		return run_cpu(w, op);
