@@ -7,7 +7,8 @@
  * group runs alone, disable/enable move events between OFF and the
  * scheduled states, perf_pmu_migrate_context() moves groups whole with
  * their times, and overflow interrupts are throttled per tick, while
- * those of a counting event are no samples at all.
+ * those of a counting event are no samples at all; a disable left for an
+ * irq_work that runs on a CPU the event has left follows the event.
  *
  * Locking: none of its own; the fake PMU's per-CPU state is touched only
  * by the core's add/del/txn callbacks, on that CPU with IRQs off.
@@ -427,6 +428,42 @@ static void test_counting_event_overflow_is_no_sample(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ca.event->state, PERF_EVENT_STATE_ACTIVE);
 }
 
+/* On another CPU than the event's: its irq_work runs here, with a disable. */
+static void pending_disable_elsewhere(void *info)
+{
+	struct perf_event *event = info;
+
+	WRITE_ONCE(event->pending_disable, 1);
+	perf_pending_irq(&event->pending_irq);
+}
+
+/*
+ * The irq_work that an overflow queued runs on a CPU the event has left
+ * (it moved meanwhile): the pending disable follows the event to its CPU
+ * and takes effect there, as in 6.1 (ours once dropped it: the event went
+ * on counting past a REFRESH limit or a full AUX area).
+ */
+static void test_pending_work_follows_the_event(struct kunit *test)
+{
+	struct sched_test_ctx *st = test->priv;
+	int other = cpumask_next(st->cpu, cpu_online_mask);
+	struct perf_event *event;
+	int i;
+
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	event = open_event(test, false, false, NULL);
+	KUNIT_ASSERT_EQ(test, event->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(event->oncpu), st->cpu);
+
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(other, pending_disable_elsewhere, event,
+						       1), 0);
+	for (i = 0; i < 100 && READ_ONCE(event->state) != PERF_EVENT_STATE_OFF; i++)
+		msleep(1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(event->state), PERF_EVENT_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, st->cpu)->used, 0);
+}
+
 static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_pinned_overflow_goes_to_error),
 	KUNIT_CASE(test_pinned_before_flexible),
@@ -437,6 +474,7 @@ static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_migrate_moves_groups_whole),
 	KUNIT_CASE(test_overflows_are_throttled_per_tick),
 	KUNIT_CASE(test_counting_event_overflow_is_no_sample),
+	KUNIT_CASE(test_pending_work_follows_the_event),
 	{}
 };
 
