@@ -329,15 +329,18 @@ static void pax_destroy(struct perf_event *event)
 
 static int pax_event_init(struct perf_event *event)
 {
+	struct pax_filters *pf;
+
 	if (event->attr.type != pax_pmu.type)
 		return -ENOENT;
 	if (event->attr.config & ~PAX_CFG_MASK)
 		return -EINVAL;
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
-	event->hw.addr_filters = kzalloc(sizeof(struct pax_filters), GFP_KERNEL);
-	if (!event->hw.addr_filters)
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
 		return -ENOMEM;
+	event->hw.addr_filters = pf;
 	event->destroy = pax_destroy;
 	local64_set(&event->hw.prev_count, 0);
 	return 0;

@@ -83,8 +83,8 @@ static bool perf_addr_filter_in_vma(const struct perf_addr_filter *f,
 static void perf_addr_filter_find(const struct perf_addr_filter *f, struct mm_struct *mm,
 				  struct perf_addr_filter_range *fr)
 {
-	struct vm_area_struct *vma;
 	VMA_ITERATOR(vmi, mm, 0);
+	struct vm_area_struct *vma;
 
 	fr->start = 0;
 	fr->size = 0;

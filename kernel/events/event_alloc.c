@@ -541,6 +541,8 @@ static int perf_event_attach_pmu(struct perf_event *event, bool nmi_safe)
 	/* software-context PMUs never run out of counters (group_sched.c) */
 	if (event->pmu->task_ctx_nr == perf_sw_context)
 		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	if (!event->pmu->filter_match)
+		event->event_caps |= PERF_EV_CAP_EVERY_CPU;
 	/* timestamps taken in NMI need an NMI-safe clock */
 	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
 		return -EINVAL;

@@ -459,7 +459,7 @@ static void test_pending_work_follows_the_event(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, smp_call_function_single(other, pending_disable_elsewhere, event,
 						       1), 0);
 	for (i = 0; i < 100 && READ_ONCE(event->state) != PERF_EVENT_STATE_OFF; i++)
-		msleep(1);
+		usleep_range(1000, 2000);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(event->state), PERF_EVENT_STATE_OFF);
 	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, st->cpu)->used, 0);
 }

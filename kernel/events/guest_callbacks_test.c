@@ -88,4 +88,5 @@ static struct kunit_suite guest_cbs_suite = {
 	.init = guest_cbs_init,
 	.test_cases = guest_cbs_cases,
 };
+
 kunit_test_suite(guest_cbs_suite);

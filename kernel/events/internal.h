@@ -102,6 +102,13 @@ typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuct
 			struct perf_event_context *ctx, void *data);
 
 /*
+ * A core-private bit of event_caps: the event's PMU counts on every CPU
+ * (it has no pmu->filter_match).  group_caps, the AND over the members,
+ * has it when the whole group does.
+ */
+#define PERF_EV_CAP_EVERY_CPU	BIT(15)
+
+/*
  * Does every member's PMU take this CPU (pmu->filter_match(), optional:
  * hybrid systems have PMUs of some CPUs only)?  A group that does not
  * match waits, as one of another CPU does.  IRQs off.
@@ -109,6 +116,10 @@ typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuct
 static inline bool perf_group_pmus_match(struct perf_event *leader)
 {
 	struct perf_event *sibling;
+
+	/* the scheduling fast path: no member has a PMU of some CPUs */
+	if (likely(leader->group_caps & PERF_EV_CAP_EVERY_CPU))
+		return true;
 
 	if (leader->pmu->filter_match && !leader->pmu->filter_match(leader))
 		return false;
