@@ -459,6 +459,7 @@ static void perf_event_init_fields(struct perf_event *event, struct perf_event_a
 
 	event->cpu = cpu;
 	event->oncpu = -1;
+	event->filter_match_cpu = -1;
 	event->attr = *attr;
 	event->group_leader = group_leader ?: event;
 	event->parent = parent_event;

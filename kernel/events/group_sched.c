@@ -697,6 +697,7 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
 		leader->nr_siblings++;
 		leader->group_caps &= event->event_caps;
+		leader->filter_match_cpu = -1;
 		leader->group_generation++;
 		event->attach_state |= PERF_ATTACH_GROUP;
 		leader->attach_state |= PERF_ATTACH_GROUP;

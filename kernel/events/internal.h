@@ -111,22 +111,31 @@ typedef void (*event_f)(struct perf_event *event, struct perf_cpu_context *cpuct
 /*
  * Does every member's PMU take this CPU (pmu->filter_match(), optional:
  * hybrid systems have PMUs of some CPUs only)?  A group that does not
- * match waits, as one of another CPU does.  IRQs off.
+ * match waits, as one of another CPU does.  IRQs off.  The answer for an
+ * event and a CPU does not change (the PMU's CPUs are those of a kind of
+ * core): the leader remembers the CPU of its last yes
+ * (filter_match_cpu; -1 again when a member joins), so that a group that
+ * stays on its CPU calls no filter_match() at each context switch (x86
+ * has one for every hardware event).
  */
 static inline bool perf_group_pmus_match(struct perf_event *leader)
 {
 	struct perf_event *sibling;
+	int cpu;
 
 	/* the scheduling fast path: no member has a PMU of some CPUs */
 	if (likely(leader->group_caps & PERF_EV_CAP_EVERY_CPU))
 		return true;
-
+	cpu = smp_processor_id();
+	if (leader->filter_match_cpu == cpu)
+		return true;
 	if (leader->pmu->filter_match && !leader->pmu->filter_match(leader))
 		return false;
 	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
 		if (sibling->pmu->filter_match && !sibling->pmu->filter_match(sibling))
 			return false;
 	}
+	leader->filter_match_cpu = cpu;
 	return true;
 }
 
