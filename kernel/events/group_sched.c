@@ -295,6 +295,9 @@ static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bo
 			cpmu->rotate_necessary = true;
 			perf_cpu_pmu_start_timer(cp);
 		}
+		/* with no event mapped anywhere, no user page to refresh */
+		if (!atomic_read(&perf_nr_mapped_events))
+			break;
 		group_update_userpages(leader);
 	}
 }

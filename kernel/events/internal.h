@@ -552,6 +552,8 @@ static inline void *perf_rb_page_addr(struct perf_buffer *rb, unsigned long i)
 }
 
 int perf_mmap(struct file *file, struct vm_area_struct *vma);
+/* Events with a mapping of their own (ring_buffer.c). */
+extern atomic_t perf_nr_mapped_events;
 __poll_t perf_poll(struct file *file, poll_table *wait);
 /*
  * Redirect @event's output to @output's buffer (NULL: detach); the checks

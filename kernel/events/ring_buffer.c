@@ -322,6 +322,19 @@ static vm_fault_t perf_mmap_mkwrite(struct vm_fault *vmf)
 	return vmf->pgoff == 0 ? 0 : VM_FAULT_SIGBUS;
 }
 
+/*
+ * Events that user space maps (event->mmap_count non-zero): while there
+ * are none, the scheduler need not refresh the user page of groups that
+ * stay off their PMU (group_sched.c).
+ */
+atomic_t perf_nr_mapped_events = ATOMIC_INIT(0);
+
+static void perf_event_mapped_inc(struct perf_event *event)
+{
+	if (atomic_inc_return(&event->mmap_count) == 1)
+		atomic_inc(&perf_nr_mapped_events);
+}
+
 /* A copy of a mapping (mremap() moving it): one more user of the buffer. */
 static void perf_mmap_open(struct vm_area_struct *vma)
 {
@@ -332,7 +345,7 @@ static void perf_mmap_open(struct vm_area_struct *vma)
 	atomic_inc(&rb->mmap_count);
 	if (vma->vm_pgoff)
 		atomic_inc(&rb->aux_mmap_count);
-	atomic_inc(&event->mmap_count);
+	perf_event_mapped_inc(event);
 	if (event->pmu->event_mapped)
 		event->pmu->event_mapped(event, vma->vm_mm);
 }
@@ -353,6 +366,7 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 		perf_munmap_aux(rb, vma);
 
 	if (atomic_dec_and_mutex_lock(&event->mmap_count, &event->mmap_mutex)) {
+		atomic_dec(&perf_nr_mapped_events);
 		if (event->rb == rb)
 			perf_rb_attach(event, NULL);
 		mutex_unlock(&event->mmap_mutex);
@@ -411,7 +425,7 @@ long perf_mmap_charge(struct vm_area_struct *vma, unsigned long pages)
 static void perf_mmap_install(struct perf_event *event, struct vm_area_struct *vma,
 			      struct perf_buffer *rb)
 {
-	atomic_inc(&event->mmap_count);
+	perf_event_mapped_inc(event);
 	vma->vm_private_data = rb;
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_ops = &perf_mmap_vmops;
