@@ -319,9 +319,14 @@ TEST(read_record_of_an_inherit_stat_child_at_exec)
 	EXPECT_EQ(sizeof(rec), rec.h.size);
 	EXPECT_EQ((__u32)child, rec.pid);
 	EXPECT_EQ((__u32)child, rec.tid);
-	/* the child's own count: it ran (fork, exec) */
+	/*
+	 * The child's own count: it ran (fork, exec).  Not bounded by
+	 * time_enabled: task-clock reads its clock apart from the context
+	 * time (6.1 too), and a guest vCPU preempted between the two reads
+	 * puts it ahead by as much (0.9 ms seen on a busy host).
+	 */
 	EXPECT_LT(0ULL, rec.value);
-	EXPECT_LE(rec.value, rec.enabled);
+	EXPECT_LT(0ULL, rec.enabled);
 	EXPECT_EQ(rec.enabled, rec.running);
 	/* its id is its parent's (PERF_FORMAT_ID is the opened event's id) */
 	EXPECT_EQ(id, rec.id);
