@@ -52,6 +52,26 @@ done
 "$cc" "${cflags[@]}" -o "$root/usr/bin/perf_fuzz" "$tdir"/fuzzer/*.c -lpthread ||
 	die "building perf_fuzz for $arch failed"
 
+# The client scenarios (make check SUITES=scenarios): the driver script and
+# its static helpers (the workload, the watchdog, the self-monitoring reader).
+# A helper that does not build fails the suite's run.
+sdir="$tdir/scenarios"
+mkdir -p "$root/tests/scenarios/bin"
+cp "$sdir/clients.sh" "$root/tests/scenarios/clients"
+chmod +x "$root/tests/scenarios/clients"
+for f in "$sdir"/*.c; do
+	name=$(basename "$f" .c)
+	if ! "$cc" "${cflags[@]}" -fno-omit-frame-pointer -o "$root/tests/scenarios/bin/$name" \
+			"$f" -lpthread 2> "$dir/build-scenarios-$name.log"; then
+		cat "$dir/build-scenarios-$name.log" >&2
+		log "scenario helper $name does not build for $arch"
+		mkdir -p "$root/results/scenarios"
+		printf 'TAP version 13\n1..1\nnot ok 1 build %s # see build/guest log\n' "$name" \
+			> "$root/results/scenarios/build-$name.tap"
+		echo 1 > "$root/results/scenarios/build-$name.rc"
+	fi
+done
+
 # Upstream's own selftests, from the pristine base tree.
 udir="$base/tools/testing/selftests/perf_events"
 for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$udir/Makefile"); do
@@ -61,6 +81,9 @@ done
 
 # The real perf tool and its library closure (x86_64 guest only).
 if [ "$arch" = x86_64 ]; then guest_host_perf "$root"; fi
+# and the host's PAPI tools (papi-tools) under /opt/papi/bin, for the
+# scenarios only: the papi suite's checks are POWER9's (/usr/bin)
+if [ "$arch" = x86_64 ]; then guest_host_papi "$root"; fi
 
 # ppc64le: Debian's ppc64el perf and PAPI tools.  ldd cannot run them, so their
 # packages and the library packages they depend on are downloaded (cached in

@@ -7,7 +7,7 @@ Usage: judge.py ARCH IMPL LOG EXPECTED RESULTS_DIR
 EXPECTED is one expected-results file or several separated by ':'.
 
 Collects every suite's results from the @@PERFEV-*@@ blocks of the console log
-(our kselftests, upstream's and the PAPI tools in TAP, `perf test` lines, KUnit KTAP from the
+(our kselftests, upstream's, the PAPI tools and the client scenarios in TAP, `perf test` lines, KUnit KTAP from the
 dmesg dump), applies the per-arch expected-results file, scans the whole log
 for kernel splats, writes TAP per suite into RESULTS_DIR and prints one line
 per non-passing test plus the summary `N passed, N failed, N skipped`.
@@ -194,7 +194,7 @@ def main():
     results = {}  # suite -> list
     for key, body in sorted(blocks.items()):
         suite, name = key.split("/", 1)
-        if suite in ("perfev", "upstream", "papi") and name.endswith(".tap"):
+        if suite in ("perfev", "upstream", "papi", "scenarios") and name.endswith(".tap"):
             name = name[:-4]
             results.setdefault(suite, []).extend(tap_results(suite, name, body, rcs.get(f"{suite}/{name}")))
         elif suite == "perftest" and name == "perf-test.txt":
