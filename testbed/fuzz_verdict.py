@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Verdict of one `make fuzz` guest from its console log.
 
-Usage: fuzz_verdict.py LABEL CONSOLE_LOG [EXPECTED IMPL]
+Usage: fuzz_verdict.py [--expect-bug NAME] LABEL CONSOLE_LOG [EXPECTED IMPL]
 
 Reads perf_fuzz's "fuzz: " lines (rounds with their seeds, failures, hung
 tasks, the summary) and scans every other line for kernel splats with
@@ -11,6 +11,11 @@ when it appeared.  A splat that a 'kernel:splat:' line of the EXPECTED file(s)
 lists for IMPL (judge.py's format: an arch issue that 6.1's core shows too)
 is reported as known, with its reason, and does not fail the run.  Exit
 status 0 only for a clean, complete run.
+
+--expect-bug NAME: a regression check (make fuzz REGRESSION=NAME, a kernel
+with a fixed bug put back).  The verdict is inverted: PASS (exit 0) when
+the fuzzer found a bug (an unknown splat, a hung task, or a guest that did
+not finish: wedged), FAIL when the run was clean.
 """
 import fnmatch
 import os
@@ -21,11 +26,32 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from judge import SPLAT, KTIME, load_expected  # noqa: E402
 
 
+def regression_verdict(name, splats, hung, complete, rnd, seed):
+    """PASS when the run shows the bug put back by regressions/NAME.patch."""
+    found = []
+    if splats:
+        r, s, l = splats[0]
+        found.append(f"splat in round {r} seed {s}: {l}")
+    if hung:
+        found.append(f"hung task: {hung[0]}")
+    if not complete:
+        found.append(f"guest wedged (last round {rnd}, seed {seed})")
+    print(f"  regression check {name}: the kernel has a known bug put back")
+    for f in found:
+        print(f"    found: {f}")
+    print(f"  VERDICT: {'PASS (the fuzzer found the bug)' if found else 'FAIL (the fuzzer missed the bug)'}")
+    return 0 if found else 1
+
+
 def main():
-    label, logf = sys.argv[1:3]
+    args = sys.argv[1:]
+    expect_bug = None
+    if len(args) > 1 and args[0] == "--expect-bug":
+        expect_bug, args = args[1], args[2:]
+    label, logf = args[0:2]
     rules = []
-    if len(sys.argv) > 4:
-        rules = [r for r in load_expected(sys.argv[3], sys.argv[4])
+    if len(args) > 3:
+        rules = [r for r in load_expected(args[2], args[3])
                  if r[0].startswith("kernel:splat:")]
     lines = open(logf, errors="replace").read().splitlines()
     seed, rnd = "?", "-"
@@ -66,6 +92,9 @@ def main():
         print(f"  iterations {summary.get('iterations')}, rounds {summary.get('rounds')}, "
               f"syscalls reached {summary.get('syscalls')}, distinct outcomes "
               f"{summary.get('outcomes')}, {summary.get('seconds')} s")
+        if "storms" in summary:
+            print(f"  storms {summary.get('storms')} ({summary.get('storm_tasks')} tasks), "
+                  f"inherited-group opens ok/all {summary.get('group_opens')}")
         for r in reached:
             print(f"    {r}")
     print(f"  splats: {len(splats)}")
@@ -87,6 +116,8 @@ def main():
     complete = done and summary is not None and rc is not None
     if not complete:
         print(f"  the guest did not finish (last round {rnd}, seed {seed})")
+    if expect_bug:
+        return regression_verdict(expect_bug, splats, hung, complete, rnd, seed)
     ok = complete and not splats and not fails and not hung and rc == 0
     print(f"  VERDICT: {'clean' if ok else 'FAILED'}")
     return 0 if ok else 1

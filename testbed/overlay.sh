@@ -7,6 +7,9 @@
 #             listed in testbed/upstream-files + the patches/series entries
 #             marked "both" (their Kconfig/Makefile lines): plain 6.1 drivers
 #             such as the test PMU, so the same tests run on both cores.
+#   REGRESSION=name (new only): build/src-new-reg-<name>, the same plus
+#             testbed/regressions/<name>.patch (a fixed bug put back, for
+#             make fuzz REGRESSION=<name> to find), staged separately.
 #
 # Idempotent and incremental: the desired content of every file we manage is
 # staged first and synced with checksums, so a file whose content did not
@@ -17,7 +20,8 @@
 impl=${1:-new}
 base=$(base_dir)
 src=$(impl_src "$impl")
-stage="$BUILD/stage-$impl"
+tree="$impl$(reg_suffix "$impl")"
+stage="$BUILD/stage-$tree"
 removed_manifests=("$TOP/testbed/removed-files")
 [ "$impl" = upstream ] && removed_manifests=()
 manifest() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$@"; }
@@ -74,11 +78,19 @@ if [ -f "$TOP/patches/series" ]; then
 	done < "$TOP/patches/series"
 fi
 
-(cd "$stage" && find . -type f | sed 's#^\./##' | sort) > "$BUILD/managed.$impl"
+# 3. REGRESSION=name: the bug the fuzzer must find, on top of everything.
+if [ -n "$(reg_suffix "$impl")" ]; then
+	pf="$TOP/testbed/regressions/$REGRESSION.patch"
+	[ -f "$pf" ] || die "REGRESSION=$REGRESSION: $pf does not exist"
+	patch -s -p1 -f --no-backup-if-mismatch -d "$stage" < "$pf" >/dev/null ||
+		die "regression patch $REGRESSION failed to apply"
+fi
+
+(cd "$stage" && find . -type f | sed 's#^\./##' | sort) > "$BUILD/managed.$tree"
 if [ ${#removed_manifests[@]} -gt 0 ]; then
-	manifest "${removed_manifests[@]}" | sort -u > "$BUILD/removed.$impl"
+	manifest "${removed_manifests[@]}" | sort -u > "$BUILD/removed.$tree"
 else
-	: > "$BUILD/removed.$impl"
+	: > "$BUILD/removed.$tree"
 fi
 
 restore() { # path: put back the base's version, or drop a file we added
@@ -88,12 +100,12 @@ restore() { # path: put back the base's version, or drop a file we added
 		cp "$base/$1" "$src/$1"	# no -p: a fresh mtime makes make rebuild it
 	fi
 }
-comm -23 "$src/.perfev-managed" "$BUILD/managed.$impl" | while read -r f; do restore "$f"; done
-comm -23 "$src/.perfev-removed" "$BUILD/removed.$impl" | while read -r f; do restore "$f"; done
+comm -23 "$src/.perfev-managed" "$BUILD/managed.$tree" | while read -r f; do restore "$f"; done
+comm -23 "$src/.perfev-removed" "$BUILD/removed.$tree" | while read -r f; do restore "$f"; done
 
 rsync -rc "$stage/" "$src/"
-while read -r f; do rm -f "$src/$f"; done < "$BUILD/removed.$impl"
+while read -r f; do rm -f "$src/$f"; done < "$BUILD/removed.$tree"
 
-mv "$BUILD/managed.$impl" "$src/.perfev-managed"
-mv "$BUILD/removed.$impl" "$src/.perfev-removed"
-log "overlay ($impl): $(wc -l < "$src/.perfev-managed") files managed, $(wc -l < "$src/.perfev-removed") removed"
+mv "$BUILD/managed.$tree" "$src/.perfev-managed"
+mv "$BUILD/removed.$tree" "$src/.perfev-removed"
+log "overlay ($tree): $(wc -l < "$src/.perfev-managed") files managed, $(wc -l < "$src/.perfev-removed") removed"

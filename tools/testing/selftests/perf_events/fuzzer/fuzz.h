@@ -6,7 +6,9 @@
  * PMUs, the AUX test PMUs, tracepoints, CPUs, a cgroup, where the fuzzer's
  * code is in its file), fuzz_attr.c (mostly-plausible
  * perf_event_attr), fuzz_ops.c (one operation: generate, print, parse, run),
- * fuzz_main.c (rounds, workers, watchdog, replay, minimisation, summary).
+ * fuzz_storm.c (valid inherited groups and the fork/clone/exec/exit storms
+ * of tasks that hold them), fuzz_main.c (rounds, workers, watchdog,
+ * replay, minimisation, summary).
  *
  * An operation is a plain struct fuzz_op, generated from the seed, written
  * to the worker's log as one text line *before* it runs, and re-run verbatim
@@ -16,6 +18,10 @@
  * Each worker is one process; statistics go to a shared anonymous mapping
  * the supervisor reads.  Nothing here is thread-safe beyond that: the only
  * threads a worker starts run a fixed body that touches no worker state.
+ * A storm runs in processes of its own (a process group per storm) that
+ * share nothing with the worker but the statistics; every storm task has
+ * an alarm, and the worker kills the storm's process group when its time
+ * is up, so none outlives the worker by more than a few seconds.
  */
 #ifndef FUZZ_H
 #define FUZZ_H
@@ -35,17 +41,21 @@
 #define FUZZ_FILTER_LONG	0x4c4f4e47ULL	/* FOP_IOCTL a[3] >> 32: a long filter */
 #define FUZZ_FILTER_MAX		(1 << 18)	/* its longest length */
 #define FUZZ_CHILDREN		6	/* live children per worker */
+#define FUZZ_STORMS		2	/* storms a worker runs at once */
 #define FUZZ_BLOB		192	/* attr bytes or a filter string */
 #define FUZZ_MAX_TP		2048	/* tracepoint ids remembered */
 #define FUZZ_MAX_PMU		16
 #define FUZZ_ERRNO_MAX		600	/* outcomes table: errno 0..599 */
+#define FUZZ_MAX_WORKERS	64
+#define FUZZ_LIFE_TP		8	/* fork/exec/exit/switch tracepoints */
+#define FUZZ_STORM_EXEC		"--storm-exec"	/* argv[1] of a storm's exec */
 
 /* What the generator can do; the order is the log's vocabulary. */
 enum fuzz_kind {
 	FOP_OPEN, FOP_CLOSE, FOP_READ, FOP_WRITE, FOP_IOCTL, FOP_POLL,
 	FOP_MMAP, FOP_MUNMAP, FOP_MREMAP, FOP_TOUCH, FOP_PRCTL, FOP_FORK,
 	FOP_THREAD, FOP_DUP, FOP_FCNTL, FOP_PASSFD, FOP_KILL, FOP_WORK,
-	FOP_CPU, FOP_NR
+	FOP_CPU, FOP_GROUP, FOP_STORM, FOP_NR
 };
 
 /* Syscalls counted for coverage (one entry per ioctl command too). */
@@ -56,7 +66,7 @@ enum fuzz_call {
 	FC_IOC_ENABLE, FC_IOC_DISABLE, FC_IOC_REFRESH, FC_IOC_RESET,
 	FC_IOC_PERIOD, FC_IOC_SET_OUTPUT, FC_IOC_SET_FILTER, FC_IOC_ID,
 	FC_IOC_SET_BPF, FC_IOC_PAUSE_OUTPUT, FC_IOC_QUERY_BPF,
-	FC_IOC_MODIFY_ATTRIBUTES, FC_IOC_OTHER,
+	FC_IOC_MODIFY_ATTRIBUTES, FC_IOC_OTHER, FC_GROUP_OPEN, FC_STORM,
 	FC_NR
 };
 
@@ -98,6 +108,10 @@ struct fuzz_env {
 	int cgroup_fd;		/* a perf_event cgroup directory, or -1 */
 	char cgroup_procs[128];	/* its cgroup.procs file */
 	bool no_breakpoints;	/* -x breakpoint: no PERF_TYPE_BREAKPOINT */
+	bool has_hw;		/* a hardware PMU ("cpu" in sysfs) */
+	int test_type;		/* the perfev_test PMU, or -1 */
+	int nr_life_tp;		/* tracepoints of task life, ids */
+	int life_tp[FUZZ_LIFE_TP];
 };
 
 /* Shared between the supervisor and its workers (MAP_SHARED). */
@@ -107,6 +121,9 @@ struct fuzz_stats {
 	/* outcome[c][e]: call c returned errno e (0: success) at least once */
 	unsigned char outcome[FC_NR][FUZZ_ERRNO_MAX];
 	unsigned long oracle_failures;
+	/* storms (fuzz_storm.c) */
+	unsigned long storms, storm_tasks, group_opens, group_opens_ok;
+	unsigned long storm_failures[FUZZ_MAX_WORKERS];	/* oracles in storms */
 };
 
 struct fuzz_slot {
@@ -129,6 +146,9 @@ struct fuzz_worker {
 	struct fuzz_rng rng;
 	struct fuzz_slot slot[FUZZ_SLOTS];
 	pid_t child[FUZZ_CHILDREN];
+	pid_t storm[FUZZ_STORMS];	/* storm roots (fuzz_storm.c) */
+	double storm_kill[FUZZ_STORMS];	/* when their process group dies */
+	unsigned long storm_fails;	/* storm_failures[id] seen so far */
 	int log_fd;		/* -1: no log */
 	bool quiet;
 };
@@ -160,5 +180,20 @@ int fuzz_op_parse(const char *line, struct fuzz_op *op);
 /* Returns 0, or -1 when an oracle failed (already reported). */
 int fuzz_op_run(struct fuzz_worker *w, const struct fuzz_op *op);
 const char *fuzz_call_name(enum fuzz_call c);
+int fuzz_record(struct fuzz_worker *w, enum fuzz_call c, long ret,
+		const struct fuzz_op *op);
+void fuzz_slot_put(struct fuzz_worker *w, int slot, int fd, uint32_t type,
+		   uint64_t read_format);
+void fuzz_work(long what, long amount);
+void fuzz_count_signal(int sig);
+
+/* fuzz_storm.c */
+void fuzz_group_generate(struct fuzz_worker *w, struct fuzz_op *op);
+void fuzz_storm_generate(struct fuzz_worker *w, struct fuzz_op *op);
+int fuzz_group_run(struct fuzz_worker *w, const struct fuzz_op *op);
+int fuzz_storm_run(struct fuzz_worker *w, const struct fuzz_op *op);
+int fuzz_storm_poll(struct fuzz_worker *w);
+void fuzz_storm_finish(struct fuzz_worker *w);
+int fuzz_storm_exec_main(int argc, char **argv);
 
 #endif /* FUZZ_H */

@@ -2,8 +2,10 @@
 /*
  * perf_fuzz: what the guest offers, discovered once by the supervisor before
  * the workers fork: CPUs, dynamic PMU types from sysfs (and, by name, the
- * testbed's AUX PMUs perfev_aux and perfev_aux2 however many PMUs there
- * are), tracepoint ids from tracefs, the file offsets of the fuzzer's own
+ * testbed's AUX PMUs perfev_aux and perfev_aux2, the test PMU perfev_test
+ * and whether a hardware PMU is there, however many PMUs there are),
+ * tracepoint ids from tracefs (by name too: the ones of a task's life, for
+ * storms), the file offsets of the fuzzer's own
  * text (for address filters on it), and (as root) a perf_event cgroup v1
  * hierarchy with one child group for PERF_FLAG_PID_CGROUP, removed again by
  * fuzz_env_release().
@@ -67,6 +69,29 @@ static void discover_aux_pmus(struct fuzz_env *env)
 {
 	env->aux_type = read_int_file("/sys/bus/event_source/devices/perfev_aux/type");
 	env->aux2_type = read_int_file("/sys/bus/event_source/devices/perfev_aux2/type");
+	env->test_type = read_int_file("/sys/bus/event_source/devices/perfev_test/type");
+	env->has_hw = !access("/sys/bus/event_source/devices/cpu", F_OK);
+}
+
+/* The tracepoints a task's life fires (fork, exec, exit, switch, signals). */
+static void discover_life_tracepoints(struct fuzz_env *env, const char *root)
+{
+	static const char *const names[FUZZ_LIFE_TP] = {
+		"sched/sched_process_fork", "sched/sched_process_exec",
+		"sched/sched_process_exit", "sched/sched_switch",
+		"task/task_newtask", "sched/sched_process_free",
+		"signal/signal_generate", "sched/sched_wakeup_new",
+	};
+	char path[512];
+	unsigned int i;
+	int id;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s/id", root, names[i]);
+		id = read_int_file(path);
+		if (id >= 0)
+			env->life_tp[env->nr_life_tp++] = id;
+	}
 }
 
 enum fuzz_aux_pmu fuzz_env_aux_pmu(const struct fuzz_env *env, uint32_t type)
@@ -121,8 +146,10 @@ static void discover_tracepoints(struct fuzz_env *env)
 		return;
 	snprintf(path, sizeof(path), "%s/ftrace/function/id", roots[i]);
 	env->function_tp = read_int_file(path);
+	discover_life_tracepoints(env, roots[i]);
 	while ((sys = readdir(d)) && env->nr_tp < FUZZ_MAX_TP) {
-		if (sys->d_name[0] == '.')
+		/* ftrace's function event is function_tp's (perf_fuzz -x function) */
+		if (sys->d_name[0] == '.' || !strcmp(sys->d_name, "ftrace"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", roots[i], sys->d_name);
 		s = opendir(path);

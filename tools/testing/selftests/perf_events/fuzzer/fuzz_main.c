@@ -17,6 +17,7 @@
  *             [-x function,tracepoint,breakpoint]   (leave those out)
  *   perf_fuzz -R LOG             replay one worker's log in this process
  *   perf_fuzz -M LOG [-T SECS]   minimise LOG to the ops that still fail
+ *   perf_fuzz --storm-exec ...   what a storm task execs (fuzz_storm.c)
  *
  * Output lines start with "fuzz: "; the last is the summary.  Exit status:
  * 0 clean, 1 an oracle failed or a worker crashed, 2 a task hung.
@@ -180,11 +181,54 @@ static void print_log_tail(const char *path, int lines)
 	say("last operations of %s:\n%s", path, buf + (i > 0 ? i : 0));
 }
 
+/*
+ * Is @pid a child of the supervisor (a worker, or a descendant reparented
+ * to this subreaper)?  @stat gets its /proc/PID/stat line, @state its state.
+ */
+static bool my_child(pid_t pid, char *stat, size_t size, char *state)
+{
+	char path[64], *rp;
+	int fd, ppid = 0;
+	ssize_t n;
+
+	if (pid <= 0 || pid == getpid())
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, stat, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	stat[n] = '\0';
+	rp = strrchr(stat, ')');
+	*state = '?';
+	return rp && sscanf(rp + 2, "%c %d", state, &ppid) == 2 && ppid == getpid();
+}
+
+/*
+ * SIGKILL every child of the supervisor: what is left of storms (their
+ * own process groups) once their worker is gone, stopped ones included.
+ */
+static void kill_orphans(void)
+{
+	struct dirent *de;
+	char buf[1024], state;
+	DIR *d = opendir("/proc");
+
+	while (d && (de = readdir(d)))
+		if (my_child(atoi(de->d_name), buf, sizeof(buf), &state) && state != 'Z')
+			kill(atoi(de->d_name), SIGKILL);
+	if (d)
+		closedir(d);
+}
+
 /* Every descendant still there after the grace period: report and dump. */
 static int report_hung(void)
 {
 	struct dirent *de;
-	char path[128], buf[4096];
+	char path[128], buf[4096], state;
 	int hung = 0, fd;
 	DIR *d;
 
@@ -193,27 +237,9 @@ static int report_hung(void)
 		pid_t pid = atoi(de->d_name);
 		ssize_t n;
 
-		if (pid <= 0 || pid == getpid())
+		if (!my_child(pid, buf, sizeof(buf), &state))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		{
-			char *rp = strrchr(buf, ')');
-			int ppid = 0;
-			char state = '?';
-
-			if (!rp || sscanf(rp + 2, "%c %d", &state, &ppid) != 2 ||
-			    ppid != getpid())
-				continue;
-			say("HUNG task %d state %c: %s\n", pid, state, buf);
-		}
+		say("HUNG task %d state %c: %s\n", pid, state, buf);
 		hung++;
 		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
 		fd = open(path, O_RDONLY);
@@ -254,6 +280,7 @@ static bool end_round(pid_t *pids, int n, long grace)
 		for (i = 0; i < n; i++)	/* forks racing with the kill */
 			if (pids[i] > 0)
 				kill(-pids[i], SIGKILL);
+		kill_orphans();
 		usleep(50000);
 	}
 }
@@ -351,10 +378,11 @@ static void summary(const struct fuzz_opts *o, const struct fuzz_stats *st,
 		say("reached %s\n", line);
 	}
 	say("summary seed=%#llx rounds=%d workers=%d iterations=%lu syscalls=%d/%d "
-	    "outcomes=%d oracle_failures=%lu failed_rounds=%d hung=%d seconds=%.0f\n",
+	    "outcomes=%d oracle_failures=%lu failed_rounds=%d hung=%d seconds=%.0f "
+	    "storms=%lu storm_tasks=%lu group_opens=%lu/%lu\n",
 	    (unsigned long long)o->seed, res->rounds, o->workers, st->iterations,
 	    calls, FC_NR, outcomes, st->oracle_failures, res->failures, res->hung,
-	    secs);
+	    secs, st->storms, st->storm_tasks, st->group_opens_ok, st->group_opens);
 }
 
 /* ------------------------------------------------ replay and minimise */
@@ -533,6 +561,8 @@ int main(int argc, char **argv)
 	char paranoid[16] = "2";
 	int opt, round, fd;
 
+	if (argc > 1 && !strcmp(argv[1], FUZZ_STORM_EXEC))
+		return fuzz_storm_exec_main(argc, argv);
 	while ((opt = getopt(argc, argv, "s:t:r:w:n:k:g:d:R:M:T:x:")) != -1) {
 		switch (opt) {
 		case 's':
@@ -595,7 +625,7 @@ int main(int argc, char **argv)
 	if (o.exclude && strstr(o.exclude, "function"))
 		env.function_tp = -1;
 	if (o.exclude && strstr(o.exclude, "tracepoint"))
-		env.nr_tp = 0;
+		env.nr_tp = env.nr_life_tp = 0;
 	if (o.exclude && strstr(o.exclude, "breakpoint"))
 		env.no_breakpoints = true;
 	say("start seed=%#llx workers=%d cpus=%d pmus=%d aux_pmus=%d tracepoints=%d "

@@ -31,6 +31,8 @@
  *   KILL    a0=child index a1=signal
  *   WORK    a0=what (8, 9: map a file executable, see map_exec()) a1=amount
  *   CPU     a0=cpu a1=online
+ *   GROUP   an inherited group into the worker's slots, STORM a storm of
+ *           tasks around one (arguments in fuzz_storm.c)
  *
  * Oracles (a failure is printed with the op and makes the worker exit 3):
  * no kernel-internal errno (>= 512) reaches user space; perf_event_open
@@ -75,7 +77,7 @@
 static const char *const kind_names[FOP_NR] = {
 	"open", "close", "read", "write", "ioctl", "poll", "mmap", "munmap",
 	"mremap", "touch", "prctl", "fork", "thread", "dup", "fcntl",
-	"passfd", "kill", "work", "cpu",
+	"passfd", "kill", "work", "cpu", "group", "storm",
 };
 
 static const char *const call_names[FC_NR] = {
@@ -85,7 +87,8 @@ static const char *const call_names[FC_NR] = {
 	"ioctl(ENABLE)", "ioctl(DISABLE)", "ioctl(REFRESH)", "ioctl(RESET)",
 	"ioctl(PERIOD)", "ioctl(SET_OUTPUT)", "ioctl(SET_FILTER)", "ioctl(ID)",
 	"ioctl(SET_BPF)", "ioctl(PAUSE_OUTPUT)", "ioctl(QUERY_BPF)",
-	"ioctl(MODIFY_ATTRIBUTES)", "ioctl(other)",
+	"ioctl(MODIFY_ATTRIBUTES)", "ioctl(other)", "perf_event_open(group)",
+	"storm",
 };
 
 /* Relative weights of the kinds; CPU only for the hotplug worker. */
@@ -94,7 +97,8 @@ static const unsigned int kind_weight[FOP_NR] = {
 	[FOP_IOCTL] = 18, [FOP_POLL] = 3, [FOP_MMAP] = 6, [FOP_MUNMAP] = 2,
 	[FOP_MREMAP] = 1, [FOP_TOUCH] = 4, [FOP_PRCTL] = 2, [FOP_FORK] = 4,
 	[FOP_THREAD] = 2, [FOP_DUP] = 3, [FOP_FCNTL] = 2, [FOP_PASSFD] = 1,
-	[FOP_KILL] = 2, [FOP_WORK] = 6, [FOP_CPU] = 1,
+	[FOP_KILL] = 2, [FOP_WORK] = 6, [FOP_CPU] = 1, [FOP_GROUP] = 3,
+	[FOP_STORM] = 1,
 };
 
 const char *fuzz_call_name(enum fuzz_call c)
@@ -186,6 +190,12 @@ static int record(struct fuzz_worker *w, enum fuzz_call c, long ret,
 	return 0;
 }
 
+int fuzz_record(struct fuzz_worker *w, enum fuzz_call c, long ret,
+		const struct fuzz_op *op)
+{
+	return record(w, c, ret, op);
+}
+
 static int oracle_fail(struct fuzz_worker *w, const struct fuzz_op *op,
 		       const char *what, long ret, int err)
 {
@@ -232,6 +242,19 @@ static void slot_copy_fd(struct fuzz_slot *dst, const struct fuzz_slot *src,
 	dst->read_format = src->read_format;
 }
 
+/* @fd, an event of @type, into @slot (what was there is closed). */
+void fuzz_slot_put(struct fuzz_worker *w, int slot, int fd, uint32_t type,
+		   uint64_t read_format)
+{
+	struct fuzz_slot *s = &w->slot[slot];
+
+	slot_clear(s);
+	s->fd = fd;
+	s->event = true;
+	s->type = type;
+	s->read_format = read_format;
+}
+
 static void reap_children(struct fuzz_worker *w)
 {
 	pid_t pid;
@@ -252,7 +275,7 @@ static void kill_child(struct fuzz_worker *w, int i)
 	w->child[i] = 0;
 }
 
-static void count_signal(int sig)
+void fuzz_count_signal(int sig)
 {
 	(void)sig;
 }
@@ -265,7 +288,7 @@ void fuzz_worker_init(struct fuzz_worker *w)
 	int i, p[2];
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = count_signal;
+	sa.sa_handler = fuzz_count_signal;
 	for (i = 0; i < (int)ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 	sigaction(SIGRTMIN, &sa, NULL);
@@ -274,6 +297,9 @@ void fuzz_worker_init(struct fuzz_worker *w)
 		w->slot[i].fd = -1;
 	}
 	memset(w->child, 0, sizeof(w->child));
+	memset(w->storm, 0, sizeof(w->storm));
+	/* the storm oracle failures of earlier rounds are not this one's */
+	w->storm_fails = w->stats->storm_failures[w->id % FUZZ_MAX_WORKERS];
 	if (!pipe2(p, O_NONBLOCK)) {
 		w->slot[FUZZ_SLOTS - 1].fd = p[0];
 		w->slot[FUZZ_SLOTS - 2].fd = p[1];
@@ -286,6 +312,7 @@ void fuzz_worker_finish(struct fuzz_worker *w)
 
 	for (i = 0; i < FUZZ_CHILDREN; i++)
 		kill_child(w, i);
+	fuzz_storm_finish(w);
 }
 
 /* ---------------------------------------------------------- busy work */
@@ -339,6 +366,11 @@ static void work(long what, long amount)
 		}
 		break;
 	}
+}
+
+void fuzz_work(long what, long amount)
+{
+	work(what, amount);
 }
 
 /*
@@ -979,6 +1011,12 @@ void fuzz_op_generate(struct fuzz_worker *w, struct fuzz_op *op)
 		op->a[0] = w->env->nr_cpus > 1 ? 1 + fuzz_below(r, w->env->nr_cpus - 1) : 0;
 		op->a[1] = fuzz_below(r, 2);
 		break;
+	case FOP_GROUP:
+		fuzz_group_generate(w, op);
+		break;
+	case FOP_STORM:
+		fuzz_storm_generate(w, op);
+		break;
 	default:
 		break;
 	}
@@ -1606,6 +1644,8 @@ int fuzz_op_run(struct fuzz_worker *w, const struct fuzz_op *op)
 	char buf[64] = { 0 };
 	long ret;
 
+	if (fuzz_storm_poll(w))		/* before reap_children(): see there */
+		return -1;
 	reap_children(w);
 	__atomic_fetch_add(&w->stats->iterations, 1, __ATOMIC_RELAXED);
 	switch (op->kind) {
@@ -1671,6 +1711,10 @@ int fuzz_op_run(struct fuzz_worker *w, const struct fuzz_op *op)
 		return 0;
 	case FOP_CPU:
 		return run_cpu(w, op);
+	case FOP_GROUP:
+		return fuzz_group_run(w, op);
+	case FOP_STORM:
+		return fuzz_storm_run(w, op);
 	default:
 		return 0;
 	}
