@@ -5,13 +5,18 @@
 #   make check   run every test suite in the guest; ends with
 #                "N passed, N failed, N skipped"
 #   make fuzz    run perf_fuzz in the (debug) guest and judge the console
+#   make coverage  line and branch coverage of our code: make check and a
+#                10-minute fuzz on a gcov kernel (ARCH=all unless given);
+#                COVERAGE=1 on make check or make fuzz covers that run alone
 #   make bench   micro-benchmarks, ours against upstream, under QEMU icount
 #                (ARCH=all and IMPL=both unless given; ROUNDS=3)
 #
 # Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#            SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups  TAG=name
+#            SUITES=perfev,upstream,perftest,papi,scenarios  TESTS=attr,groups  TAG=name
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
-#            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND
+#            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND,
+#            REGRESSION=name (a kernel with testbed/regressions/name.patch,
+#            a fixed bug put back: the verdict is PASS when the fuzzer finds it)
 #            X86_PMU=arch|none (x86_64 guest with or without the architectural
 #            PMU of testbed/qemu; make check boots both)
 #            PPC_CPU=power9,power8,power10 (ppc64le CPU models: make check
@@ -22,9 +27,9 @@
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU PPC_CPU PPC_QEMU
+export ARCH IMPL DEBUG COVERAGE SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU PPC_CPU PPC_QEMU
 
-.PHONY: all run check fuzz bench deps kernel clean distclean
+.PHONY: all run check fuzz bench coverage deps kernel clean distclean
 
 all: check
 
@@ -39,6 +44,10 @@ check: deps
 
 fuzz: deps
 	@DEBUG=$(if $(filter command line,$(origin DEBUG)),$(DEBUG),1) testbed/fuzz.sh
+
+coverage: deps
+	@ARCH=$(if $(filter command line environment,$(origin ARCH)),$(ARCH),all) \
+	 testbed/coverage-all.sh
 
 bench: deps
 	@ARCH=$(if $(filter command line environment,$(origin ARCH)),$(ARCH),all) \

@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build one testbed kernel: build-kernel.sh ARCH IMPL DEBUG
-# Prints the path of the bootable image on stdout.
+# Prints the path of the bootable image on stdout.  REGRESSION=name (make
+# fuzz): our core with testbed/regressions/<name>.patch, in a source tree
+# and object directory of its own (overlay.sh, common.sh's reg_suffix).
 . "$(dirname "$0")/common.sh"
 
 arch=$1 impl=$(impl_variant "$2") debug=${3:-0}
 label="$arch-$impl"
 [ "$debug" = 1 ] && label="$label-debug"
+[ "${COVERAGE:-0}" = 1 ] && label="$label-cov"
+label="$label$(reg_suffix "$impl")"
 karch=$(arch_kernel "$arch")
 cross=$(arch_cross "$arch")
 
@@ -32,7 +36,7 @@ fi
 "$TOP/testbed/prepare-base.sh"
 # One overlay of a tree at a time (the arches share it).
 mkdir -p "$BUILD"
-flock "$BUILD/.overlay-$impl.lock" "$TOP/testbed/overlay.sh" "$impl"
+flock "$BUILD/.overlay-$impl$(reg_suffix "$impl").lock" "$TOP/testbed/overlay.sh" "$impl"
 src=$(impl_src "$impl")
 obj=$(obj_dir "$arch" "$impl" "$debug")
 mkdir -p "$obj"
@@ -49,6 +53,7 @@ if [ "$debug" = 1 ]; then
 	frags+=("$TOP/testbed/config/debug.config")
 	[ -f "$TOP/testbed/config/debug-$arch.config" ] && frags+=("$TOP/testbed/config/debug-$arch.config")
 fi
+[ "${COVERAGE:-0}" = 1 ] && frags+=("$TOP/testbed/config/coverage.config")
 want=$( (cat "${frags[@]}"; cat "$BUILD/base/version") | sha1sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfev-config" 2>/dev/null)" != "$want" ]; then
 	log "configuring $label (tinyconfig + fragments)"

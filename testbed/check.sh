@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: build, boot and judge every requested arch.
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#   SUITES=perfev,upstream,perftest,papi  TESTS=attr,groups (perfev binaries only)
+#   SUITES=perfev,upstream,perftest,papi,scenarios  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
 #   PPC_CPU=power9,power8,power10  (ppc64le CPU models, see below)
+#   COVERAGE=1  (a gcov kernel; coverage of the run in out/coverage/ARCH-check)
 # Ends with `N passed, N failed, N skipped` over all arches; exit 1 on failure.
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
-SUITES=${SUITES:-perfev,upstream,perftest,papi} TESTS=${TESTS:-} TAG=${TAG:-}
+SUITES=${SUITES:-perfev,upstream,perftest,papi,scenarios} TESTS=${TESTS:-} TAG=${TAG:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
 # x86_64 boots twice: with the architectural PMU of the testbed's QEMU
@@ -40,6 +41,7 @@ for arch in "${arches[@]}"; do
 	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
 	gdir="$BUILD/guest/$arch${TAG:+-$TAG}"
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
+	logs=()
 	boots=(main)
 	[ "$arch" = x86_64 ] && boots=(main testpmu)
 	[ "$arch" = ppc64le ] && read -r -a boots <<< "${PPC_CPU//,/ }"
@@ -85,9 +87,14 @@ for arch in "${arches[@]}"; do
 			expected="$expected:$TOP/testbed/expected/$arch-$cpu.txt"
 		python3 "$TOP/testbed/judge.py" "$arch" "$(impl_variant "$IMPL")" "$logf" "$expected" "$rdir" "$label"
 		set -e
+		logs+=("$logf")
 		read -r p f s < "$rdir/summary"
 		total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 	done
+	# COVERAGE=1: line and branch coverage of this arch's boots (coverage.sh)
+	if [ "${COVERAGE:-0}" = 1 ]; then
+		"$TOP/testbed/coverage.sh" "$arch" check "${logs[@]}" || true
+	fi
 done
 echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" = 0 ]

@@ -56,10 +56,17 @@ impl_variant() {
 	esac
 }
 
+# REGRESSION=name (make fuzz): our core with testbed/regressions/<name>.patch
+# applied, a fixed bug back for the fuzzer to find, in a source tree, an
+# object directory and a result label of its own ("-reg-<name>").
+reg_suffix() { # impl
+	if [ -n "${REGRESSION:-}" ] && [ "$1" = new ]; then echo "-reg-$REGRESSION"; fi
+}
+
 # Source tree used to build a variant.
 impl_src() {
 	case "$1" in
-	upstream | new) echo "$BUILD/src-$1" ;;
+	upstream | new) echo "$BUILD/src-$1$(reg_suffix "$1")" ;;
 	*) die "unknown IMPL '$1' (new or upstream)" ;;
 	esac
 }
@@ -67,14 +74,16 @@ impl_src() {
 obj_dir() { # arch impl debug
 	local d="$BUILD/obj/$1-$2"
 	[ "${3:-0}" = 1 ] && d="$d-debug"
-	echo "$d"
+	[ "${COVERAGE:-0}" = 1 ] && d="$d-cov"
+	echo "$d$(reg_suffix "$2")"
 }
 
-# Result label of a run: <arch>-<impl>[-debug].
+# Result label of a run: <arch>-<impl>[-debug][-cov] (COVERAGE=1: gcov kernel).
 run_label() { # arch impl debug
 	local l="$1-$(impl_variant "$2")"
 	[ "${3:-0}" = 1 ] && l="$l-debug"
-	echo "$l"
+	[ "${COVERAGE:-0}" = 1 ] && l="$l-cov"
+	echo "$l$(reg_suffix "$(impl_variant "$2")")"
 }
 
 # Guest memory in MiB: debug kernels (KASAN, kmemleak) need twice as much.
@@ -119,6 +128,19 @@ guest_host_binary() { # root path name
 		[ -f "$lib" ] || continue
 		mkdir -p "$1$(dirname "$lib")"
 		cp -L "$lib" "$1$lib"
+	done
+}
+
+# Install the host's PAPI tools (Debian's papi-tools, x86_64 guests) with
+# their libraries into $1/opt/papi/bin, when the host has them.
+guest_host_papi() { # root
+	local t
+
+	[ -x /usr/bin/papi_command_line ] || { log "no papi-tools on the host: no PAPI in the x86_64 guest"; return 0; }
+	for t in papi_avail papi_native_avail papi_command_line papi_component_avail; do
+		guest_host_binary "$1" "/usr/bin/$t" "$t"
+		mkdir -p "$1/opt/papi/bin"
+		mv "$1/usr/bin/$t" "$1/opt/papi/bin/$t"
 	done
 }
 

@@ -9,9 +9,10 @@
 set -euo pipefail
 log() { printf '[deps] %s\n' "$*" >&2; }
 
+# papi-tools: the host's PAPI tools go into the x86_64 guest (its scenarios suite).
 pkgs=(linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev cpio xz-utils
       kmod rsync python3 file ccache busybox-static linux-perf binutils
-      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross)
+      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross lcov papi-tools)
 qemu_pkgs=(qemu-system-x86 qemu-system-ppc)
 # Building the testbed's patched qemu-system-x86_64 (testbed/qemu/build-qemu.sh):
 # QEMU 10 needs meson >= 1.5 and pycotap, both from bookworm-backports (the

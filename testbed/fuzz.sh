@@ -7,14 +7,24 @@
 #   SEED=number  WORKERS=3  ROUND=20 (seconds per round)
 #   EXCLUDE=function,tracepoint,breakpoint (event kinds left out, to bisect)
 #   WEDGE=seconds without a new round before a wedged guest is stopped
-# Results: out/fuzz/<arch>-<impl>[-debug]/{console.log,verdict.txt}.
+#   TAG=name (separate guest and result directories, for parallel runs)
+#   REGRESSION=name: a kernel with testbed/regressions/<name>.patch, a bug
+#   the fuzzer must find (build-kernel.sh; obj dir and label -reg-<name>)
+# Results: out/fuzz/<arch>-<impl>[-debug][-reg-<name>][-<tag>]/{console.log,verdict.txt}.
 # Exit status 0 only when every arch ran to the end with no splat, no
-# oracle failure and no hung task.
+# oracle failure and no hung task; with REGRESSION=, only when the fuzzer
+# found the bug (a splat, a hung task or a wedged guest).
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-1}
 DURATION=${DURATION:-10m} SEED=${SEED:-$(date +%s)} WORKERS=${WORKERS:-3}
-ROUND=${ROUND:-20} EXCLUDE=${EXCLUDE:-}
+ROUND=${ROUND:-20} EXCLUDE=${EXCLUDE:-} TAG=${TAG:-} REGRESSION=${REGRESSION:-}
+if [ -n "$REGRESSION" ]; then
+	[ -f "$TOP/testbed/regressions/$REGRESSION.patch" ] ||
+		die "REGRESSION=$REGRESSION: no testbed/regressions/$REGRESSION.patch"
+	[ "$IMPL" = new ] || die "REGRESSION= needs IMPL=new (the patch is against our core)"
+	export REGRESSION
+fi
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 case "$DURATION" in
 *m) secs=$((${DURATION%m} * 60)) ;;
@@ -49,9 +59,9 @@ rc=0
 for arch in "${arches[@]}"; do
 	label=$(run_label "$arch" "$IMPL" "$DEBUG")
 	kernel=$("$TOP/testbed/build-kernel.sh" "$arch" "$IMPL" "$DEBUG")
-	gdir="$BUILD/guest/$arch-fuzz"
+	gdir="$BUILD/guest/$arch-fuzz${TAG:+-$TAG}"
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
-	rdir="$OUT/fuzz/$label"
+	rdir="$OUT/fuzz/$label${TAG:+-$TAG}"
 	mkdir -p "$rdir"
 	log "fuzzing $label for ${secs}s, seed $SEED, $WORKERS workers"
 	rm -f "$rdir/console.log"
@@ -65,8 +75,12 @@ for arch in "${arches[@]}"; do
 	# the splats check.sh tolerates for this arch (arch issues 6.1 shows too)
 	expected="$TOP/testbed/expected/$arch.txt"
 	[ "$DEBUG" = 1 ] && expected="$expected:$TOP/testbed/expected/$arch-debug.txt"
-	python3 "$TOP/testbed/fuzz_verdict.py" "$label" "$rdir/console.log" "$expected" "$IMPL" |
-		tee "$rdir/verdict.txt"
+	python3 "$TOP/testbed/fuzz_verdict.py" ${REGRESSION:+--expect-bug "$REGRESSION"} \
+		"$label" "$rdir/console.log" "$expected" "$IMPL" | tee "$rdir/verdict.txt"
 	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+	# COVERAGE=1: the gcov kernel's counters of this run (coverage.sh)
+	if [ "${COVERAGE:-0}" = 1 ]; then
+		"$TOP/testbed/coverage.sh" "$arch" fuzz "$rdir/console.log" || rc=1
+	fi
 done
 exit $rc

@@ -4,7 +4,7 @@
 # kernel command line asks for, prints machine-readable results on the console
 # and powers off.  Command line:
 #   perfev.mode=check|demo|fuzz|shell
-#   perfev.suites=perfev,upstream,perftest,papi   (check mode; kunit runs at boot)
+#   perfev.suites=perfev,upstream,perftest,papi,scenarios   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
 #   perfev.timeout_scale=N                   (N times the time limits: debug kernels)
 #   perfev.seed= perfev.duration= perfev.workers= perfev.round=
@@ -24,7 +24,7 @@ arg() { # arg NAME DEFAULT: value of NAME= on the kernel command line
 	echo "${v:-$2}"
 }
 mode=$(arg perfev.mode check)
-suites=$(arg perfev.suites perfev,upstream,perftest,papi)
+suites=$(arg perfev.suites perfev,upstream,perftest,papi,scenarios)
 only=$(arg perfev.tests "")
 # time limits of a suite binary and of perf test, times this (debug kernels)
 tscale=$(arg perfev.timeout_scale 1)
@@ -90,6 +90,19 @@ run_papi() { # PAPI's tools (ppc64le guest): TAP in /results/papi/tools.tap, out
 	echo "perfev: papi rc=$(cat /results/papi/tools.rc)"
 }
 
+dump_gcov() { # COVERAGE=1 kernels: the gcov counters, as a base64 tar.gz on the console
+	[ -d /sys/kernel/debug/gcov ] || return 0
+	rm -rf /tmp/gcov
+	(cd /sys/kernel/debug/gcov && find . -name '*.gcda') | while read -r f; do
+		mkdir -p "/tmp/gcov/${f%/*}"
+		cat "/sys/kernel/debug/gcov/$f" > "/tmp/gcov/$f"
+	done
+	echo "@@PERFEV-GCOV-BEGIN@@"
+	tar -C /tmp/gcov -czf - . | base64
+	echo "@@PERFEV-GCOV-END@@"
+	rm -rf /tmp/gcov
+}
+
 run_check() {
 	case ",$suites," in *,perfev,*)
 		for t in /tests/perfev/*; do
@@ -120,6 +133,14 @@ run_check() {
 	case ",$suites," in *,papi,*)
 		[ -x /usr/bin/papi_avail ] && run_papi ;;
 	esac
+	# The client scenarios: perf, PAPI and a self-monitoring reader
+	# (tools/testing/selftests/perf_events/scenarios/clients.sh), one TAP.
+	case ",$suites," in *,scenarios,*)
+		export SCN_LIMIT=$((90 * tscale)) # seconds a scenario's command may take
+		for t in /tests/scenarios/*; do
+			[ -f "$t" ] && [ -x "$t" ] && run_binary scenarios "$t"
+		done ;;
+	esac
 	# Dump every result file between markers for the host to collect.
 	for f in /results/*/*; do
 		case "$f" in *.rc) continue ;; esac
@@ -138,6 +159,7 @@ run_check() {
 		echo scan > /sys/kernel/debug/kmemleak
 		cat /sys/kernel/debug/kmemleak
 	fi
+	dump_gcov
 	echo "@@PERFEV-BEGIN kernel/dmesg@@"
 	dmesg
 	echo "@@PERFEV-END kernel/dmesg@@"
@@ -198,6 +220,7 @@ run_fuzz() {
 		-r "$(arg perfev.round 20)" -w "$(arg perfev.workers 3)" \
 		${fx:+-x "$fx"} -d /tmp/fuzz < /dev/null
 	echo "PERFEV-FUZZ-RC $?"
+	dump_gcov
 	if [ -w /sys/kernel/debug/kmemleak ]; then
 		echo scan > /sys/kernel/debug/kmemleak
 		sleep 5
