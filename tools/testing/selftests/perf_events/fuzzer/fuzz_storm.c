@@ -114,8 +114,10 @@
 #define AF_INHERIT_THREAD	AF(35)
 #define AF_REMOVE_ON_EXEC	AF(36)
 #define AF_SIGTRAP		AF(37)
-/* side-band records: mmap comm task sample_id_all mmap2 comm_exec
- * context_switch namespaces */
+/*
+ * side-band records: mmap comm task sample_id_all mmap2 comm_exec
+ * context_switch namespaces
+ */
 static const unsigned int sideband_bits[] = { 8, 9, 13, 18, 23, 24, 26, 28 };
 
 enum storm_pmu { SP_HW, SP_TEST, SP_SW, SP_TP, SP_BP, SP_AUX, SP_AUX2, SP_NR };

@@ -43,11 +43,15 @@
 #include <linux/perf_event.h>
 
 #define NR_EVENTS	8
-#define SPIN_ITERS	30000000UL	/* the measured loop: 2 instructions each, many rotations long */
+/* the measured loop: 2 instructions each, many rotations long */
+#define SPIN_ITERS	30000000UL
 #define ROUNDS		60
 #define ROUND_ITERS	20000UL
 
-#define barrier()	asm volatile("" ::: "memory")
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
 #define READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
 
 enum path { PATH_RDPMC, PATH_IDX0, PATH_READ, NR_PATHS };
@@ -259,7 +263,8 @@ int main(void)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ioctl(c[i].fd, PERF_EVENT_IOC_ENABLE, 0);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		printf(" %ld", (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
+		printf(" %ld", (t1.tv_sec - t0.tv_sec) * 1000000 +
+		       (t1.tv_nsec - t0.tv_nsec) / 1000);
 	}
 	printf("\n");
 	spin(SPIN_ITERS);
@@ -283,8 +288,10 @@ int main(void)
 			fail("%s %d never ran (no rotation)", c[i].name, i);
 		if (v.running < v.enabled)
 			multiplexed++;
-		/* time-based scaling under TCG: the guest clock runs on while
-		 * the vCPU does not, hence the wide bounds */
+		/*
+		 * time-based scaling under TCG: the guest clock runs on while
+		 * the vCPU does not, hence the wide bounds
+		 */
 		if (i % 2 && (scaled < want * 2 / 5 || scaled > want * 5 / 2))
 			fail("%s %d: scaled %llu is not near the loop's %llu", c[i].name, i,
 			     (unsigned long long)scaled, (unsigned long long)want);

@@ -87,7 +87,8 @@ int main(int argc, char **argv)
 	int secs, status;
 	pid_t pid;
 
-	if (argc < 3 || (secs = atoi(argv[1])) <= 0) {
+	secs = argc < 3 ? 0 : atoi(argv[1]);
+	if (secs <= 0) {
 		fprintf(stderr, "usage: %s SECONDS COMMAND [ARGS...]\n", argv[0]);
 		return 2;
 	}
