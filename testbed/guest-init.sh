@@ -31,7 +31,21 @@ tscale=$(arg perfev.timeout_scale 1)
 
 echo "PERFEV-GUEST-START mode=$mode kernel=$(uname -r) arch=$(uname -m) cpus=$(nproc)"
 
+# The sampling limits as the kernel booted with: every suite binary and perf
+# test start from them.  The kernel lowers perf_event_max_sample_rate when
+# a sample handler runs long, and under TCG on a busy host the vCPU is
+# preempted inside handlers: one test's slow samples would else throttle
+# the sampling tests after it (perf test's "Software clock events period
+# values" refuses to run below its rate).
+boot_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null)
+boot_pct=$(cat /proc/sys/kernel/perf_cpu_time_max_percent 2>/dev/null)
+reset_limits() {
+	[ -n "$boot_pct" ] && echo "$boot_pct" > /proc/sys/kernel/perf_cpu_time_max_percent
+	[ -n "$boot_rate" ] && echo "$boot_rate" > /proc/sys/kernel/perf_event_max_sample_rate
+} 2>/dev/null
+
 run_binary() { # suite path
+	reset_limits
 	name=$(basename "$2")
 	mkdir -p "/results/$1"
 	start=$(cut -d' ' -f1 /proc/uptime)
@@ -118,6 +132,7 @@ run_check() {
 		if [ -x /usr/bin/perf ]; then
 			mkdir -p /results/perftest
 			cd /tmp
+			reset_limits
 			timeout -s KILL $((1200 * tscale)) perf test > /results/perftest/perf-test.txt 2>&1 < /dev/null
 			echo "$?" > /results/perftest/perf-test.rc
 			echo "perfev: perftest rc=$(cat /results/perftest/perf-test.rc)"
