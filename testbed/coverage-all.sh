@@ -3,7 +3,8 @@
 # make coverage: the gcov kernel (COVERAGE=1) of each arch runs make check's
 # suites, then a fuzz run (DURATION, 10m unless given; the gcov kernel is not
 # a debug kernel), and the coverage of each and of both together is reported
-# (coverage.sh): out/coverage/ARCH-{check,fuzz,all}/.
+# (coverage.sh): out/coverage/ARCH-{check,fuzz,all}/, and what the fuzz run
+# reaches that the suite does not (ARCH-all/fuzz-beside-suite.txt).
 #   ARCH=x86_64|ppc64le|all  DURATION=10m  SEED=n  SUITES=...  (make check's)
 . "$(dirname "$0")/common.sh"
 
@@ -21,5 +22,11 @@ for arch in "${arches[@]}"; do
 	label=$(run_label "$arch" new 0)
 	logs=("$OUT"/results/"$label"*/console.log "$OUT/fuzz/$label/console.log")
 	"$TOP/testbed/coverage.sh" "$arch" all "${logs[@]}" || rc=1
+	# what the fuzzer reaches that the suite does not
+	c="$OUT/coverage/$arch"
+	if [ -f "$c-check/ours.info" ] && [ -f "$c-fuzz/ours.info" ]; then
+		python3 "$TOP/testbed/coverage_report.py" --beside "$c-check/ours.info" \
+			"$c-fuzz/ours.info" | tee "$c-all/fuzz-beside-suite.txt"
+	fi
 done
 exit $rc

@@ -3,6 +3,10 @@
 """Coverage table of an lcov tracefile, per file and per area.
 
 Usage: coverage_report.py INFO TITLE [SRC]
+       coverage_report.py --beside SUITE.info FUZZ.info
+
+The second form lists what the fuzz run reaches that the suite does not:
+the functions it enters and the number of lines it adds, per file.
 
 Prints, for every source file of INFO, its line and branch coverage, then the
 totals of each area (the core, each driver) against the goal (90 % of lines,
@@ -104,5 +108,20 @@ def main():
             print(f"  {short(path)}: " + ", ".join(n for _, n in dead))
 
 
+def beside(suite_path, fuzz_path):
+    suite, fuzz = parse(suite_path), parse(fuzz_path)
+    print("reached by the fuzzer, not by the suite:")
+    for path in sorted(fuzz, key=short):
+        fc, sc = fuzz[path], suite.get(path, FileCov())
+        lines = sum(1 for n, c in fc.lines.items() if c and not sc.lines.get(n))
+        funcs = sorted(n for n, c in fc.funcs.items() if c and not sc.funcs.get(n))
+        if lines or funcs:
+            extra = (": " + ", ".join(funcs)) if funcs else ""
+            print(f"  {short(path)}: {lines} lines{extra}")
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == "--beside":
+        beside(sys.argv[2], sys.argv[3])
+    else:
+        main()
