@@ -43,7 +43,8 @@ FIXTURE_SETUP(fuzz)
 	snprintf(self->out, sizeof(self->out), "%s/output", self->dir);
 	mkdir(self->dir, 0777);
 	chmod(self->dir, 0777);	/* the unprivileged worker logs here too */
-	self->max_rate = self->cpu_time = -1;
+	self->max_rate = -1;
+	self->cpu_time = -1;
 	perfev_read_int(MAX_SAMPLE_RATE, &self->max_rate);
 	perfev_read_int(CPU_TIME_MAX, &self->cpu_time);
 }

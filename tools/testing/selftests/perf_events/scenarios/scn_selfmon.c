@@ -52,6 +52,7 @@ static inline void barrier(void)
 {
 	__asm__ __volatile__("" : : : "memory");
 }
+
 #define READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
 
 enum path { PATH_RDPMC, PATH_IDX0, PATH_READ, NR_PATHS };
