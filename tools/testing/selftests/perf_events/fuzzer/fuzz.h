@@ -196,4 +196,7 @@ int fuzz_storm_poll(struct fuzz_worker *w);
 void fuzz_storm_finish(struct fuzz_worker *w);
 int fuzz_storm_exec_main(int argc, char **argv);
 
+/* fuzz_main.c: seconds on CLOCK_MONOTONIC */
+double fuzz_now(void);
+
 #endif /* FUZZ_H */

@@ -51,7 +51,8 @@ struct fuzz_opts {
 	long min_timeout;
 };
 
-static double now(void)
+/* Seconds on CLOCK_MONOTONIC (deadlines of rounds, workers and storms). */
+double fuzz_now(void)
 {
 	struct timespec ts;
 
@@ -111,7 +112,7 @@ static int worker_main(struct fuzz_worker *w, const struct fuzz_opts *o,
 
 	fuzz_worker_init(w);
 	for (i = 0; !o->ops || i < o->ops; i++) {
-		if (!o->ops && now() > deadline)
+		if (!o->ops && fuzz_now() > deadline)
 			break;
 		fuzz_op_generate(w, &op);
 		n = fuzz_op_format(&op, line, sizeof(line));
@@ -262,7 +263,7 @@ static int report_hung(void)
 /* Kill what is left of a round and wait for all of it; false: hung. */
 static bool end_round(pid_t *pids, int n, long grace)
 {
-	double limit = now() + grace;
+	double limit = fuzz_now() + grace;
 	int i;
 
 	for (i = 0; i < n; i++)
@@ -275,7 +276,7 @@ static bool end_round(pid_t *pids, int n, long grace)
 			return true;
 		if (pid > 0)
 			continue;
-		if (now() > limit)
+		if (fuzz_now() > limit)
 			return false;
 		for (i = 0; i < n; i++)	/* forks racing with the kill */
 			if (pids[i] > 0)
@@ -295,7 +296,7 @@ static void run_round(int round, const struct fuzz_opts *o,
 {
 	static const char *const paranoid[] = { "2", "1", "-1", "0" };
 	uint64_t rseed = fuzz_mix(o->seed, round);
-	double deadline = now() + o->round_seconds;
+	double deadline = fuzz_now() + o->round_seconds;
 	pid_t pids[64];
 	int i, reaped = 0, status;
 	bool bad = false;
@@ -311,7 +312,7 @@ static void run_round(int round, const struct fuzz_opts *o,
 		pid_t pid = waitpid(-1, &status, WNOHANG);
 
 		if (pid <= 0) {
-			if (now() > deadline + o->grace)
+			if (fuzz_now() > deadline + o->grace)
 				break;
 			usleep(20000);
 			continue;
@@ -461,7 +462,7 @@ static enum verdict try_lines(char **lines, int n, struct fuzz_stats *stats,
 			      const struct fuzz_env *env, long timeout)
 {
 	int before = count_splats(), status;
-	double limit = now() + timeout;
+	double limit = fuzz_now() + timeout;
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -471,7 +472,7 @@ static enum verdict try_lines(char **lines, int n, struct fuzz_stats *stats,
 	for (;;) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		if (now() > limit) {
+		if (fuzz_now() > limit) {
 			kill(-pid, SIGKILL);
 			return V_HANG;
 		}
@@ -557,7 +558,7 @@ int main(int argc, char **argv)
 	struct run_result res = { 0 };
 	struct fuzz_stats *stats;
 	struct fuzz_env env;
-	double start = now();
+	double start = fuzz_now();
 	char paranoid[16] = "2";
 	int opt, round, fd;
 
@@ -649,7 +650,7 @@ int main(int argc, char **argv)
 		return minimise(&o, stats, &env);
 
 	for (round = 0; !o.rounds || round < o.rounds; round++) {
-		if (!o.rounds && now() - start >= o.seconds)
+		if (!o.rounds && fuzz_now() - start >= o.seconds)
 			break;
 		run_round(round, &o, &env, stats, &res);
 		if (res.hung)
@@ -658,6 +659,6 @@ int main(int argc, char **argv)
 	if (geteuid() == 0)
 		write_file("/proc/sys/kernel/perf_event_paranoid", paranoid);
 	fuzz_env_release(&env);
-	summary(&o, stats, &res, now() - start);
+	summary(&o, stats, &res, fuzz_now() - start);
 	return res.hung ? 2 : res.failures ? 1 : 0;
 }

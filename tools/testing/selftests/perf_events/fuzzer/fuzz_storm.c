@@ -162,14 +162,6 @@ struct storm_thread {
 	uint64_t role;
 };
 
-static double storm_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static long storm_page(void)
 {
 	return sysconf(_SC_PAGESIZE);
@@ -827,7 +819,7 @@ static bool storm_reap(double deadline)
 			return true;
 		if (pid > 0)
 			continue;
-		if (storm_now() > deadline)
+		if (fuzz_now() > deadline)
 			return false;
 		usleep(2000);
 	}
@@ -1093,7 +1085,7 @@ static void storm_root(struct fuzz_worker *w, const struct fuzz_op *op)
 	memcpy(&st.g, op->blob, sizeof(st.g));
 	if (st.g.nr > STORM_MEMBERS)
 		st.g.nr = STORM_MEMBERS;
-	st.deadline = storm_now() + budget_ms / 1000.0;
+	st.deadline = fuzz_now() + budget_ms / 1000.0;
 	st.forks_left = STORM_ROOT_FORKS;
 	for (i = 0; i < STORM_FDS; i++)
 		st.fd[i] = -1;
@@ -1142,7 +1134,7 @@ static void storm_root(struct fuzz_worker *w, const struct fuzz_op *op)
  */
 static bool wait_exit(pid_t pid, double secs)
 {
-	double limit = storm_now() + secs;
+	double limit = fuzz_now() + secs;
 	siginfo_t info;
 
 	for (;;) {
@@ -1151,7 +1143,7 @@ static bool wait_exit(pid_t pid, double secs)
 			return errno != EINTR;
 		if (info.si_pid == pid)
 			return true;
-		if (storm_now() > limit)
+		if (fuzz_now() > limit)
 			return false;
 		usleep(2000);
 	}
@@ -1233,7 +1225,7 @@ int fuzz_storm_poll(struct fuzz_worker *w)
 
 	for (i = 0; i < FUZZ_STORMS; i++)
 		if (w->storm[i] > 0 && (wait_exit(w->storm[i], 0) ||
-					storm_now() > w->storm_kill[i]))
+					fuzz_now() > w->storm_kill[i]))
 			storm_end(w, i);
 	if (fails == w->storm_fails)
 		return 0;
@@ -1264,7 +1256,7 @@ static int storm_slot(struct fuzz_worker *w)
 		if (w->storm_kill[i] < w->storm_kill[first])
 			first = i;
 	}
-	wait_exit(w->storm[first], w->storm_kill[first] - storm_now());
+	wait_exit(w->storm[first], w->storm_kill[first] - fuzz_now());
 	storm_end(w, first);
 	return first;
 }
@@ -1291,7 +1283,7 @@ int fuzz_storm_run(struct fuzz_worker *w, const struct fuzz_op *op)
 	setpgid(pid, pid);
 	__atomic_fetch_add(&w->stats->storms, 1, __ATOMIC_RELAXED);
 	w->storm[i] = pid;
-	w->storm_kill[i] = storm_now() + STORM_SECONDS + 2;
+	w->storm_kill[i] = fuzz_now() + STORM_SECONDS + 2;
 	return 0;
 }
 
