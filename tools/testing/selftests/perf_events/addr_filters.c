@@ -409,7 +409,13 @@ TEST(kernel_range_filters_kernel_code)
 		getppid();
 	ioctl(t.fd, PERF_EVENT_IOC_DISABLE, 0);
 	kernel = traced_bytes(&t) - a;
-	EXPECT_LT(4 * user, kernel) TH_LOG("%llu bytes in user code, %llu in system calls",
+	/*
+	 * Unfiltered, both loops trace about the same.  The user loop's
+	 * share is its interrupts' kernel code: under TCG a debug kernel
+	 * (lockdep in every interrupt) took a quarter of the syscall loop's
+	 * (41472 against 147968 bytes on POWER9), so the bound is a half.
+	 */
+	EXPECT_LT(2 * user, kernel) TH_LOG("%llu bytes in user code, %llu in system calls",
 					   (unsigned long long)user, (unsigned long long)kernel);
 	traced_close(&t);
 }
