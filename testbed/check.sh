@@ -13,11 +13,15 @@ ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
 SUITES=${SUITES:-perfev,upstream,perftest,papi,scenarios} TESTS=${TESTS:-} TAG=${TAG:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
-# x86_64 boots twice: with the architectural PMU of the testbed's QEMU
-# (testbed/qemu/README.md), every suite; and without a PMU, where the
-# test-only perfev_test PMU registers, the perfev binaries that need it
+# x86_64 boots three times: with the architectural PMU of the testbed's
+# QEMU (testbed/qemu/README.md) at its highest version (5), every suite;
+# with the same PMU at version 2 (no full-width writes, no version 4
+# MSRs: 6.1's older driver paths), the perfev binaries that drive the PMU
+# (X86_PMU_TESTS), labelled ARCH-IMPL[-debug]-v2; and without a PMU, where
+# the test-only perfev_test PMU registers, the perfev binaries that need it
 # (TESTPMU_TESTS).
 TESTPMU_TESTS=constraints,aux,cgroup,inherit_groups
+X86_PMU_TESTS=hw,groups,inherit_groups,multiplex,sampling,x86_pmu,x86_pmu_model,perf_tool
 
 # ppc64le boots once per CPU model of PPC_CPU (QEMU pseries, run-qemu.sh): the
 # first model runs every suite, each further model the perfev binaries that
@@ -43,7 +47,7 @@ for arch in "${arches[@]}"; do
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
 	logs=()
 	boots=(main)
-	[ "$arch" = x86_64 ] && boots=(main testpmu)
+	[ "$arch" = x86_64 ] && boots=(main arch-v2 testpmu)
 	[ "$arch" = ppc64le ] && read -r -a boots <<< "${PPC_CPU//,/ }"
 	for boot in "${boots[@]}"; do
 		label=$(run_label "$arch" "$IMPL" "$DEBUG")
@@ -58,6 +62,13 @@ for arch in "${arches[@]}"; do
 			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
 			[ -n "$tests" ] || continue
 			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests"
+		fi
+		if [ "$boot" = arch-v2 ]; then
+			tests=$(boot_tests "$X86_PMU_TESTS")
+			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
+			[ -n "$tests" ] || continue
+			label="$label-v2" pmu=arch-v2
+			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests kunit.filter_glob=none-at-boot"
 		fi
 		if [ "$boot" = testpmu ]; then
 			tests=$(boot_tests "$TESTPMU_TESTS")

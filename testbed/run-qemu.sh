@@ -24,10 +24,14 @@ x86_64)
 	# X86_FEATURE_LA57 at boot and KASAN then reports an interrupt's
 	# irq_desc lock as a wild access (seen once under DEBUG=1).
 	cpu=max,la57=off
+	# X86_PMU=arch-v2 / arch-v4: the same with the model's version 2 or 4
+	# PMU (tcg-pmu-version; arch is its highest, version 5).
+	intel="vendor=GenuineIntel,tcg-pmu=on,monitor=off,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz"
 	case "${X86_PMU:-arch}" in
-	arch) cpu="$cpu,vendor=GenuineIntel,tcg-pmu=on,monitor=off,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz" ;;
+	arch) cpu="$cpu,$intel" ;;
+	arch-v2 | arch-v4) cpu="$cpu,$intel,tcg-pmu-version=${X86_PMU#arch-v}" ;;
 	none) ;;
-	*) die "X86_PMU=$X86_PMU: arch or none" ;;
+	*) die "X86_PMU=$X86_PMU: arch, arch-v2, arch-v4 or none" ;;
 	esac
 	qemu=("${QEMU_X86:-$("$TOP/testbed/qemu/build-qemu.sh")}" -L /usr/share/seabios -L /usr/share/qemu
 	      -cpu "$cpu" -smp 2,sockets=2 -m "$mem"

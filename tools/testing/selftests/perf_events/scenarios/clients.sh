@@ -76,7 +76,9 @@ scn_stat_group() { # 1: a group, inherited by forked processes and their threads
 	judge '$3 ~ /^instructions/ { i = $1 }
 	       $3 ~ /^cycles/ { c = $1 }
 	       END { if (i < min) printf "instructions %s < %d of the threads", i, min
-		     if (!(c > 0)) printf " cycles %s", c }' \
+		     if (!(c > 0)) printf " cycles %s", c
+		     # an IPC of exactly 1: one counter behind both events
+		     else if (c == i) printf " cycles equal instructions (%s)", c }' \
 		"$tmp/s1.csv" -F, -v min=$((16 * iters * 2)) || return 1
 	counts "$tmp/s1.csv"
 }
