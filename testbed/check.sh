@@ -13,13 +13,17 @@ ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
 SUITES=${SUITES:-perfev,upstream,perftest,papi,scenarios} TESTS=${TESTS:-} TAG=${TAG:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
-# x86_64 boots three times: with the architectural PMU of the testbed's
-# QEMU (testbed/qemu/README.md) at its highest version (5), every suite;
-# with the same PMU at version 2 (no full-width writes, no version 4
-# MSRs: 6.1's older driver paths), the perfev binaries that drive the PMU
-# (X86_PMU_TESTS), labelled ARCH-IMPL[-debug]-v2; and without a PMU, where
-# the test-only perfev_test PMU registers, the perfev binaries that need it
-# (TESTPMU_TESTS).
+# x86_64 boots once per PMU model of the testbed's QEMU
+# (testbed/qemu/README.md, run-qemu.sh's X86_PMU) and once without one:
+#   arch     Intel architectural perfmon version 5: every suite;
+#   arch-v2  the same at version 2 (no full-width writes, no version 4
+#            MSRs: 6.1's older driver paths), labelled ARCH-IMPL[-debug]-v2;
+#   amd      an AMD Zen 3 with PerfMonV2, labelled ...-amd;
+#   amd-v1   the same without PerfMonV2 (the legacy handler), ...-amd-v1;
+#            these three run the perfev binaries that drive the PMU
+#            (X86_PMU_TESTS);
+#   testpmu  no PMU, where the test-only perfev_test PMU registers: the
+#            perfev binaries that need it (TESTPMU_TESTS).
 TESTPMU_TESTS=constraints,aux,cgroup,inherit_groups
 X86_PMU_TESTS=hw,groups,inherit_groups,multiplex,sampling,x86_pmu,x86_pmu_model,perf_tool
 
@@ -47,7 +51,7 @@ for arch in "${arches[@]}"; do
 	"$TOP/testbed/build-guest.sh" "$arch" "$gdir"
 	logs=()
 	boots=(main)
-	[ "$arch" = x86_64 ] && boots=(main arch-v2 testpmu)
+	[ "$arch" = x86_64 ] && boots=(main arch-v2 amd amd-v1 testpmu)
 	[ "$arch" = ppc64le ] && read -r -a boots <<< "${PPC_CPU//,/ }"
 	for boot in "${boots[@]}"; do
 		label=$(run_label "$arch" "$IMPL" "$DEBUG")
@@ -63,11 +67,11 @@ for arch in "${arches[@]}"; do
 			[ -n "$tests" ] || continue
 			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests"
 		fi
-		if [ "$boot" = arch-v2 ]; then
+		if [ "$arch" = x86_64 ] && [ "$boot" != main ] && [ "$boot" != testpmu ]; then
 			tests=$(boot_tests "$X86_PMU_TESTS")
 			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
 			[ -n "$tests" ] || continue
-			label="$label-v2" pmu=arch-v2
+			label="$label-${boot#arch-}" pmu=$boot
 			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests kunit.filter_glob=none-at-boot"
 		fi
 		if [ "$boot" = testpmu ]; then

@@ -25,13 +25,19 @@ x86_64)
 	# irq_desc lock as a wild access (seen once under DEBUG=1).
 	cpu=max,la57=off
 	# X86_PMU=arch-v2 / arch-v4: the same with the model's version 2 or 4
-	# PMU (tcg-pmu-version; arch is its highest, version 5).
+	# PMU (tcg-pmu-version; arch is its highest, version 5).  X86_PMU=amd:
+	# an AMD Zen 3 (family 0x19, so that 6.1 takes its Fam17h+ path) with
+	# the model's PerfMonV2 core PMU; amd-v1: without PerfMonV2 (the six
+	# PerfCtrExtCore counters and the legacy interrupt handler).
 	intel="vendor=GenuineIntel,tcg-pmu=on,monitor=off,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz"
+	amd="vendor=AuthenticAMD,family=25,model=1,tcg-pmu=on,model-id=QEMU TCG AMD CPU with tcg-pmu"
 	case "${X86_PMU:-arch}" in
 	arch) cpu="$cpu,$intel" ;;
 	arch-v2 | arch-v4) cpu="$cpu,$intel,tcg-pmu-version=${X86_PMU#arch-v}" ;;
+	amd) cpu="$cpu,$amd" ;;
+	amd-v1) cpu="$cpu,$amd,tcg-pmu-version=1" ;;
 	none) ;;
-	*) die "X86_PMU=$X86_PMU: arch, arch-v2, arch-v4 or none" ;;
+	*) die "X86_PMU=$X86_PMU: arch, arch-v2, arch-v4, amd, amd-v1 or none" ;;
 	esac
 	qemu=("${QEMU_X86:-$("$TOP/testbed/qemu/build-qemu.sh")}" -L /usr/share/seabios -L /usr/share/qemu
 	      -cpu "$cpu" -smp 2,sockets=2 -m "$mem"

@@ -14,10 +14,15 @@
  * - instructions retire up to an exception: the instructions before an
  *   INT3 (which retires), a UD2 (which does not), a page-faulting load
  *   and a PAUSE all count, and a REP MOVSB of a megabyte counts once;
- * - version 4 and 5: IA32_PERF_CAPABILITIES.FW_WRITE and the full-width
- *   counter aliases, IA32_PERF_GLOBAL_STATUS_SET and _INUSE, CPUID.0xA
- *   ECX's fixed-counter bitmap (through /dev/cpu/N/msr; skipped on
- *   version 2).
+ * - branch misses follow the model's static prediction (backward taken,
+ *   forward not taken);
+ * - Intel version 4 and 5: IA32_PERF_CAPABILITIES.FW_WRITE and the
+ *   full-width counter aliases, IA32_PERF_GLOBAL_STATUS_SET and _INUSE,
+ *   CPUID.0xA ECX's fixed-counter bitmap (through /dev/cpu/N/msr; on
+ *   version 2 they raise #GP);
+ * - AMD: the six core counters and their legacy aliases, 48-bit writes,
+ *   PerfMonV2's global control and status (on the AMD model, taken
+ *   branches stand in for reference cycles, which AMD lacks).
  *
  * Every count is user-only and taken as the difference of two runs that
  * differ only in the measured code, so the instructions around it cancel.
@@ -38,10 +43,15 @@
 #include "../kselftest_harness.h"
 #include "perfev.h"
 
+static bool is_amd;
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 
-/* CPUID.0xA version of the testbed's model, or 0 on any other CPU. */
+/*
+ * The version of the testbed's model (Intel: CPUID.0xA's, 2, 4 or 5; AMD:
+ * 2 with PerfMonV2, else 1), or 0 on any other CPU; sets is_amd.
+ */
 static unsigned int model_version(void)
 {
 	unsigned int a, b, c, d, regs[12];
@@ -54,6 +64,14 @@ static unsigned int model_version(void)
 			regs[4 * i + 2], regs[4 * i + 3]);
 	if (!memmem(regs, sizeof(regs), "tcg-pmu", 7))
 		return 0;
+	__cpuid(0, a, b, c, d);
+	is_amd = b == 0x68747541;	/* "Auth"enticAMD */
+	if (is_amd) {
+		if (__get_cpuid_max(0x80000000, NULL) < 0x80000022)
+			return 1;
+		__cpuid(0x80000022, a, b, c, d);
+		return a & 1 ? 2 : 1;
+	}
 	__cpuid(0xa, a, b, c, d);
 	return a & 0xff;
 }
@@ -70,6 +88,19 @@ static unsigned int cpuid_0xa(int reg)
 static void loop2(unsigned long n)
 {
 	asm volatile("1: dec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+}
+
+/*
+ * Exactly 4 * @n instructions, 2 * @n branches, 2 * @n taken, and @n
+ * forward taken branches: the mispredictions of the model's static
+ * predictor (backward taken, forward not).
+ */
+static void loop_forward(unsigned long n)
+{
+	unsigned long zero = 0;
+
+	asm volatile("1: test %1, %1\n\tjz 2f\n\tnop\n"
+		     "2: dec %0\n\tjnz 1b" : "+r" (n) : "r" (zero) : "cc");
 }
 
 /* Exactly 3 * @n instructions: pause, dec, jnz. */
@@ -153,6 +184,7 @@ static unsigned int cpuid_0xa(int reg)
 static __u64 rdtsc(void) { return 0; }
 static __u64 rdpmc(unsigned int counter) { return 0; }
 static void loop2(unsigned long n) { }
+static void loop_forward(unsigned long n) { }
 static void pause_loop(unsigned long n) { }
 static void rep_movsb(void *dst, const void *src, unsigned long n) { }
 static void nops64_int3(void) { }
@@ -180,6 +212,9 @@ struct four {
 	int fd[NR_EVENTS];
 };
 
+/* On AMD, which has no reference cycles, the fourth is taken branches. */
+#define AMD_RAW_TAKEN	0xc4
+
 static int four_open(struct four *f)
 {
 	static const __u64 config[NR_EVENTS] = {
@@ -192,7 +227,10 @@ static int four_open(struct four *f)
 	int i;
 
 	for (i = 0; i < NR_EVENTS; i++) {
-		perfev_attr_init(&a, PERF_TYPE_HARDWARE, config[i]);
+		if (i == REF && is_amd)
+			perfev_attr_init(&a, PERF_TYPE_RAW, AMD_RAW_TAKEN);
+		else
+			perfev_attr_init(&a, PERF_TYPE_HARDWARE, config[i]);
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		a.disabled = !i;
@@ -248,6 +286,12 @@ TEST(four_events_count_four_documented_quantities)
 	EXPECT_EQ(N2 - N1, d[BRANCHES]);
 	/* one cycle an instruction, two more a branch */
 	EXPECT_EQ(d[INSNS] + 2 * d[BRANCHES], d[CYCLES]);
+	if (is_amd) {
+		/* taken: all but the last of each call's */
+		EXPECT_EQ(N2 - N1, d[REF]);
+		four_close(&f);
+		return;
+	}
 	/* the TSC: neither of the others, and it advanced */
 	EXPECT_LT(0ULL, d[REF]);
 	EXPECT_NE(d[REF], d[INSNS]);
@@ -270,6 +314,8 @@ TEST(reference_cycles_follow_the_tsc)
 	int fd;
 
 	REQUIRE_MODEL(version);
+	if (is_amd)
+		SKIP(return, "AMD has no reference cycles event");
 	ASSERT_LE(0, perfev_pin_here(&orig));
 	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES);
 	fd = perfev_open(&a, 0, -1, -1, 0);
@@ -290,9 +336,10 @@ TEST(reference_cycles_follow_the_tsc)
 
 /*
  * How the driver writes a sampling period: with full-width writes
- * (IA32_PERF_CAPABILITIES.FW_WRITE, versions 4 and 5 here) a period of
- * 2^40 is loaded whole; through the legacy alias the driver caps it at
- * 2^31 - 1.  Seen through rdpmc, right after the event starts.
+ * (IA32_PERF_CAPABILITIES.FW_WRITE, Intel versions 4 and 5 here; AMD's
+ * counters are always written whole) a period of 2^40 is loaded whole;
+ * through Intel's legacy alias the driver caps it at 2^31 - 1.  Seen
+ * through rdpmc, right after the event starts.
  */
 TEST(long_period_loaded_through_the_full_width_alias)
 {
@@ -320,7 +367,7 @@ TEST(long_period_loaded_through_the_full_width_alias)
 	left = (1ULL << pc->pmc_width) - raw;
 	TH_LOG("v%u: counter %#llx, %llu events to the overflow", version,
 	       (unsigned long long)raw, (unsigned long long)left);
-	if (version >= 4) {
+	if (version >= 4 || is_amd) {
 		EXPECT_LT(1ULL << 39, left);
 	} else {
 		EXPECT_GE(1ULL << 31, left);
@@ -361,14 +408,16 @@ static __u64 raw_loop_delta(__u64 config)
 	return c2 - c1;
 }
 
+struct raw_case {
+	const char *what;
+	__u64 config;
+	unsigned int per_iter;
+};
+
 TEST(cmask_inv_edge_count_the_documented_cycles)
 {
 	/* per iteration of dec; jnz: 2 instructions, 1 branch, 4 cycles */
-	static const struct {
-		const char *what;
-		__u64 config;
-		unsigned int per_iter;
-	} cases[] = {
+	static const struct raw_case intel[] = {
 		{ "instructions", RAW(0xc0, 0, 0, 0, 0), 2 },
 		{ "cycles with an instruction", RAW(0xc0, 0, 0, 0, 1), 2 },
 		{ "cycles with 2 instructions", RAW(0xc0, 0, 0, 0, 2), 0 },
@@ -383,16 +432,66 @@ TEST(cmask_inv_edge_count_the_documented_cycles)
 		{ "INV without a mask is ignored", RAW(0xc0, 0, 0, 1, 0), 2 },
 		{ "an event the model lacks", RAW(0x2e, 0x4f, 0, 0, 0), 0 },
 	};
-	unsigned int version, i;
+	static const struct raw_case amd[] = {
+		{ "instructions", RAW(0xc0, 0, 0, 0, 0), 2 },
+		{ "cycles without an instruction", RAW(0xc0, 0, 0, 1, 1), 2 },
+		{ "runs of retiring cycles", RAW(0xc0, 0, 1, 0, 1), 1 },
+		{ "branches", RAW(0xc2, 0, 0, 0, 0), 1 },
+		{ "cycles without a branch", RAW(0xc2, 0, 0, 1, 1), 3 },
+		{ "cycles without a taken branch", RAW(0xc4, 0, 0, 1, 1), 3 },
+		{ "cycles", RAW(0x76, 0, 0, 0, 0), 4 },
+		{ "cycles with fewer than 2", RAW(0x76, 0, 0, 1, 2), 4 },
+		{ "an event the model lacks", RAW(0x29, 0x07, 0, 0, 0), 0 },
+	};
+	const struct raw_case *table;
+	unsigned int version, i, n;
 	__u64 d;
 
 	REQUIRE_MODEL(version);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		d = raw_loop_delta(cases[i].config);
-		TH_LOG("%s (%#llx): %llu for %lu iterations", cases[i].what,
-		       (unsigned long long)cases[i].config, (unsigned long long)d, N2 - N1);
-		EXPECT_EQ((__u64)cases[i].per_iter * (N2 - N1), d);
+	table = is_amd ? amd : intel;
+	n = is_amd ? ARRAY_SIZE(amd) : ARRAY_SIZE(intel);
+	for (i = 0; i < n; i++) {
+		d = raw_loop_delta(table[i].config);
+		TH_LOG("%s (%#llx): %llu for %lu iterations", table[i].what,
+		       (unsigned long long)table[i].config, (unsigned long long)d, N2 - N1);
+		EXPECT_EQ((__u64)table[i].per_iter * (N2 - N1), d);
 	}
+}
+
+/*
+ * Branch misses follow the model's static prediction: a loop's backward
+ * branch misses once per call (when it does not jump), a forward branch
+ * that is taken misses every time.
+ */
+TEST(branch_misses_follow_the_static_prediction)
+{
+	struct perf_event_attr a;
+	unsigned int version;
+	__u64 c[4];
+	int fd, i;
+
+	REQUIRE_MODEL(version);
+	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = perfev_open(&a, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 4; i++) {
+		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		if (i < 2)
+			loop2(i ? N2 : N1);
+		else
+			loop_forward(i == 3 ? N2 : N1);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ASSERT_EQ(0, perfev_read_count(fd, &c[i]));
+	}
+	TH_LOG("misses: backward loop %llu / %llu, forward-taken loop %llu / %llu",
+	       (unsigned long long)c[0], (unsigned long long)c[1],
+	       (unsigned long long)c[2], (unsigned long long)c[3]);
+	EXPECT_EQ(c[0], c[1]);
+	EXPECT_EQ(N2 - N1, c[3] - c[2]);
+	close(fd);
 }
 
 /* User instructions of one call of @fn(@arg). */
@@ -544,6 +643,8 @@ TEST(version_4_full_width_writes)
 	int fd;
 
 	REQUIRE_MODEL(version);
+	if (is_amd)
+		SKIP(return, "Intel's MSRs and CPUID leaf");
 	fd = idle_counter_msrs(_metadata, &i, &orig);
 	if (fd < 0)
 		SKIP(return, "no /dev/cpu/N/msr or no idle counter: %s", strerror(errno));
@@ -583,6 +684,8 @@ TEST(version_4_status_set_and_inuse)
 	int fd;
 
 	REQUIRE_MODEL(version);
+	if (is_amd)
+		SKIP(return, "Intel's MSRs and CPUID leaf");
 	if (version < 4)
 		SKIP(return, "version %u: no GLOBAL_STATUS_SET or GLOBAL_INUSE", version);
 	fd = idle_counter_msrs(_metadata, &i, &orig);
@@ -618,6 +721,8 @@ TEST(version_5_lists_the_fixed_counters)
 	unsigned int version;
 
 	REQUIRE_MODEL(version);
+	if (is_amd)
+		SKIP(return, "Intel's MSRs and CPUID leaf");
 	if (version < 5) {
 		EXPECT_EQ(0U, cpuid_0xa(2));
 		SKIP(return, "version %u: no fixed-counter bitmap", version);
@@ -625,6 +730,77 @@ TEST(version_5_lists_the_fixed_counters)
 	/* three fixed counters, listed in ECX and counted in EDX[4:0] */
 	EXPECT_EQ(0x7U, cpuid_0xa(2));
 	EXPECT_EQ(3U, cpuid_0xa(3) & 0x1f);
+}
+
+/* ------------------------------------------------------------------ AMD */
+
+#define MSR_K7_PERFCTR0		0xc0010004
+#define MSR_F15H_PERF_CTL0	0xc0010200
+#define MSR_AMD_STATUS		0xc0000300
+#define MSR_AMD_CTL		0xc0000301
+#define MSR_AMD_STATUS_CLR	0xc0000302
+#define MSR_AMD_STATUS_SET	0xc0000303
+
+/*
+ * AMD: the six core counters at 0xc0010200 + 2n, the first four also at
+ * the legacy addresses; counters are 48 bits, written whole; PerfMonV2's
+ * global control, status, clear and set (version 2).  On the idle last
+ * counter, by hand.
+ */
+TEST(amd_core_counters_and_perfmon_v2)
+{
+	unsigned int version, i = 5;
+	__u64 v, ctl;
+	cpu_set_t orig;
+	char path[64];
+	int cpu, fd;
+
+	REQUIRE_MODEL(version);
+	if (!is_amd)
+		SKIP(return, "AMD's MSRs");
+	cpu = perfev_pin_here(&orig);
+	ASSERT_LE(0, cpu);
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		perfev_unpin(&orig);
+		SKIP(return, "no %s: %s", path, strerror(errno));
+	}
+	ASSERT_EQ(0, msr_read(fd, MSR_F15H_PERF_CTL0 + 2 * i, &v));
+	if (v) {
+		close(fd);
+		perfev_unpin(&orig);
+		SKIP(return, "counter %u is in use (%#llx)", i, (unsigned long long)v);
+	}
+	/* counter 0 is one counter at both addresses */
+	ASSERT_EQ(0, msr_read(fd, MSR_F15H_PERF_CTL0 + 1, &v));
+	ASSERT_EQ(0, msr_read(fd, MSR_K7_PERFCTR0, &ctl));
+	EXPECT_EQ(v, ctl);
+	/* 48 bits written whole; bit 48 is reserved */
+	ASSERT_EQ(0, msr_write(fd, MSR_F15H_PERF_CTL0 + 2 * i + 1, 0x876543210fedULL));
+	ASSERT_EQ(0, msr_read(fd, MSR_F15H_PERF_CTL0 + 2 * i + 1, &v));
+	EXPECT_EQ(0x876543210fedULL, v);
+	EXPECT_EQ(EIO, msr_write(fd, MSR_F15H_PERF_CTL0 + 2 * i + 1, 1ULL << 48));
+	msr_write(fd, MSR_F15H_PERF_CTL0 + 2 * i + 1, 0);
+	if (version < 2) {
+		EXPECT_EQ(EIO, msr_read(fd, MSR_AMD_CTL, &v));
+		goto out;
+	}
+	/* PerfMonV2: a control bit per counter, status set and cleared */
+	ASSERT_EQ(0, msr_read(fd, MSR_AMD_CTL, &ctl));
+	EXPECT_EQ(0ULL, ctl & ~0x3fULL);
+	EXPECT_EQ(EIO, msr_write(fd, MSR_AMD_CTL, ctl | 1ULL << 6));
+	ASSERT_EQ(0, msr_write(fd, MSR_AMD_STATUS_SET, 1ULL << i));
+	ASSERT_EQ(0, msr_read(fd, MSR_AMD_STATUS, &v));
+	EXPECT_NE(0ULL, v & 1ULL << i);
+	EXPECT_EQ(EIO, msr_write(fd, MSR_AMD_STATUS, 0));
+	/* the clear ignores bits that are not there: Linux clears with ~0 */
+	ASSERT_EQ(0, msr_write(fd, MSR_AMD_STATUS_CLR, 1ULL << i | 1ULL << 40));
+	ASSERT_EQ(0, msr_read(fd, MSR_AMD_STATUS, &v));
+	EXPECT_EQ(0ULL, v & 1ULL << i);
+out:
+	close(fd);
+	perfev_unpin(&orig);
 }
 
 TEST_HARNESS_MAIN
