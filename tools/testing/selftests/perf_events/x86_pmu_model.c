@@ -36,6 +36,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -587,6 +588,42 @@ TEST(instructions_before_an_exception_retire)
 	close(fd);
 	signal(SIGILL, SIG_DFL);
 	signal(SIGTRAP, SIG_DFL);
+}
+
+/*
+ * The driver's boot line names what it found: Intel's full-width counters
+ * from version 4 (IA32_PERF_CAPABILITIES.FW_WRITE), AMD's core counters;
+ * and the version in the summary that follows it (the kernel log reads
+ * them whatever the console's loglevel).
+ */
+TEST(boot_line_names_the_model)
+{
+	static char buf[1 << 20];
+	unsigned int version;
+	char *line, want[48];
+	int n;
+
+	REQUIRE_MODEL(version);
+	n = klogctl(3, buf, sizeof(buf) - 1);	/* SYSLOG_ACTION_READ_ALL */
+	if (n < 0)
+		SKIP(return, "no kernel log: %s", strerror(errno));
+	buf[n] = 0;
+	line = strstr(buf, "Performance Events: ");
+	if (!line)
+		SKIP(return, "the boot line left the kernel log buffer");
+	*strchrnul(line, '\n') = 0;
+	TH_LOG("%s", line);
+	if (is_amd) {
+		EXPECT_NE(NULL, strstr(line, "core perfctr"));
+		EXPECT_NE(NULL, strstr(line, "AMD PMU driver"));
+	} else {
+		EXPECT_EQ(version >= 4, strstr(line, "full-width counters") != NULL);
+	}
+	line[strlen(line)] = '\n';
+	/* 6.1 reports no version for AMD before PerfMonV2 */
+	snprintf(want, sizeof(want), "version:                %u\n",
+		 is_amd && version < 2 ? 0 : version);
+	EXPECT_NE(NULL, strstr(line, want));
 }
 
 /* ------------------------------------------------------ version 4 and 5 */
