@@ -17,7 +17,8 @@
  * flagged TRAP_PERF_FLAG_ASYNC.  A SIGIO sent from the event's irq_work
  * raises no event itself (the software-event recursion guard): a
  * signal:signal_generate sampler with O_ASYNC gets one SIGIO for one
- * signal, and does not re-trigger its own irq_work forever.
+ * signal, and does not re-trigger its own irq_work forever; nor does a
+ * sigtrap sampler of signal_generate through the SIGTRAPs it sends.
  *
  * The siginfo fields si_perf_{data,type,flags} follow si_addr in the 6.1
  * kernel layout and are read from there (glibc does not name them).
@@ -689,6 +690,68 @@ TEST(sigio_from_irq_work_does_not_retrigger_itself)
 	EXPECT_LT(now_s() - t0, 10.0);
 	perfev_ring_unmap(&ring);
 	close(fd);
+}
+
+static volatile sig_atomic_t n_trap;
+
+static void count_trap(int sig)
+{
+	n_trap++;
+}
+
+/*
+ * The same loop through SIGTRAP: a sigtrap sampler of signal_generate
+ * queues a SIGTRAP for its irq_work on each signal generated, and the
+ * irq_work clears the pending SIGTRAP before it sends it.  Sending it is a
+ * signal_generate hit: without the recursion guard around the irq_work
+ * (6.1 has it) that hit queues another SIGTRAP and the irq_work again, so
+ * the CPU never leaves interrupt context (this test then never ends, and
+ * testbed/regressions/irq-work-livelock.patch makes make fuzz find it).
+ * With the guard: one signal, one hit, one SIGTRAP.
+ */
+TEST(sigtrap_from_irq_work_does_not_retrigger_itself)
+{
+	struct perf_event_attr attr;
+	struct sigaction sa = { .sa_handler = count_trap };
+	__u64 count = 0;
+	sigset_t set;
+	siginfo_t si;
+	int id, fd, i;
+
+	id = perfev_tracepoint_id("signal", "signal_generate");
+	if (id < 0)
+		SKIP(return, "no signal:signal_generate tracepoint");
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, NULL));
+	ASSERT_EQ(0, block(SIGUSR1, &set));
+	perfev_attr_init(&attr, PERF_TYPE_TRACEPOINT, id);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = SIG_DATA;
+	fd = perfev_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "tracepoint events not permitted");
+	ASSERT_GE(fd, 0);
+
+	n_trap = 0;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, kill(getpid(), SIGUSR1));
+	for (i = 0; i < 200 && !n_trap; i++)
+		usleep(10000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, perfev_read_count(fd, &count));
+	TH_LOG("%d SIGTRAP, %llu signal_generate hits", (int)n_trap,
+	       (unsigned long long)count);
+	EXPECT_LE(1, n_trap);
+	/* the SIGUSR1; the SIGTRAPs' own hits are dropped */
+	EXPECT_LE(1ULL, count);
+	EXPECT_GT(10ULL, count);
+	close(fd);
+	/* take the pending SIGUSR1 before it is unblocked */
+	EXPECT_EQ(SIGUSR1, wait_sig(&set, &si, 1000));
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	signal(SIGTRAP, SIG_DFL);
 }
 
 /*

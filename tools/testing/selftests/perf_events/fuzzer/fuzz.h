@@ -112,6 +112,7 @@ struct fuzz_env {
 	int test_type;		/* the perfev_test PMU, or -1 */
 	int nr_life_tp;		/* tracepoints of task life, ids */
 	int life_tp[FUZZ_LIFE_TP];
+	int signal_tp;		/* signal:signal_generate, or -1 */
 };
 
 /* Shared between the supervisor and its workers (MAP_SHARED). */

@@ -91,6 +91,8 @@ static void discover_life_tracepoints(struct fuzz_env *env, const char *root)
 		id = read_int_file(path);
 		if (id >= 0)
 			env->life_tp[env->nr_life_tp++] = id;
+		if (id >= 0 && !strcmp(names[i], "signal/signal_generate"))
+			env->signal_tp = id;
 	}
 }
 
@@ -188,6 +190,7 @@ void fuzz_env_discover(struct fuzz_env *env, bool want_cgroup)
 {
 	memset(env, 0, sizeof(*env));
 	env->function_tp = -1;
+	env->signal_tp = -1;
 	env->cgroup_fd = -1;
 	env->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (env->nr_cpus < 1)

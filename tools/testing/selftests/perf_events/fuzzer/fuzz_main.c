@@ -625,8 +625,10 @@ int main(int argc, char **argv)
 	/* -x function,breakpoint,tracepoint: leave event kinds out (bisecting) */
 	if (o.exclude && strstr(o.exclude, "function"))
 		env.function_tp = -1;
-	if (o.exclude && strstr(o.exclude, "tracepoint"))
+	if (o.exclude && strstr(o.exclude, "tracepoint")) {
 		env.nr_tp = env.nr_life_tp = 0;
+		env.signal_tp = -1;
+	}
 	if (o.exclude && strstr(o.exclude, "breakpoint"))
 		env.no_breakpoints = true;
 	say("start seed=%#llx workers=%d cpus=%d pmus=%d aux_pmus=%d tracepoints=%d "

@@ -29,7 +29,8 @@
  * STORM forks a storm root, in a process group of its own, which opens
  * the group, maps its ring (per-CPU groups: the leader's data and AUX
  * areas, SET_OUTPUT chains through the members and an extra inherited
- * event), may route SIGIO to the storm's process group (O_ASYNC), enables
+ * event), may route SIGIO to the storm's process group (O_ASYNC) and add a
+ * signal:signal_generate sampler that sends its SIGIO to itself, enables
  * it before or between the thread rounds, then:
  *   - forks 0-4 children, which fork grandchildren (two levels, two each),
  *     start threads (joined or left running when they exit), read the
@@ -63,6 +64,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,7 @@
 #define STORM_CLOEXEC		(1ULL << 14)
 #define STORM_STOP		(1ULL << 15)	/* SIGSTOP/SIGCONT a child */
 #define STORM_PAGES(p)		((size_t)1 << ((p) >> 16 & 3))
+#define STORM_SIGNAL_LOOP	(1ULL << 18)	/* a signal_generate sampler SIGIOs itself */
 
 /* The attr's flag word (bit numbers of 6.1's struct perf_event_attr). */
 #define AF(bit)			(1ULL << (bit))
@@ -964,6 +967,43 @@ static void storm_extra(struct storm *st)
 	}
 }
 
+/*
+ * Core review 2's defect 2, as a program meets it: a sampler of
+ * signal:signal_generate on this task, with a ring, O_ASYNC to this
+ * process and sigtrap.  Each SIGTRAP (and SIGIO) its irq_work sends is a
+ * signal_generate hit of the same event, which queues the irq_work again:
+ * without the software-event recursion guard around it the CPU never
+ * leaves the interrupt (testbed/regressions/irq-work-livelock.patch); with
+ * it, each signal the storm's tasks get makes one sample and one SIGTRAP.
+ */
+static void storm_signal_loop(struct storm *st)
+{
+	struct fuzz_member m = {
+		.type = PERF_TYPE_TRACEPOINT, .config = st->w->env->signal_tp,
+		.period = 1, .flags = AF_INHERIT | AF_SIGTRAP | AF_REMOVE_ON_EXEC,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	};
+	struct perf_event_attr a;
+	long page = sysconf(_SC_PAGESIZE);
+	int cpu = st->g.cpu >= 0 ? st->g.cpu : sched_getcpu();
+	void *ring;
+	long fd;
+
+	if (st->w->env->signal_tp < 0 || cpu < 0)
+		return;
+	member_attr(&m, &a);
+	fd = syscall(SYS_perf_event_open, &a, 0, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	count_open(st->w, fd);
+	storm_record(st, FC_GROUP_OPEN, fd);
+	if (fd < 0)
+		return;
+	/* the mapping and the fd live as long as this process */
+	ring = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	storm_record(st, FC_MMAP, ring == MAP_FAILED ? -1 : 0);
+	storm_record(st, FC_FCNTL, fcntl(fd, F_SETOWN, getpid()));
+	storm_record(st, FC_FCNTL, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC));
+}
+
 /* SIGIO of the leader to the storm's process group (or the root). */
 static void storm_sigio(struct storm *st, struct fuzz_rng *r)
 {
@@ -1028,6 +1068,8 @@ static void storm_setup(struct storm *st, struct fuzz_rng *r)
 		storm_extra(st);
 	if (st->plan & STORM_SIGIO)
 		storm_sigio(st, r);
+	if (st->plan & STORM_SIGNAL_LOOP && st->plan & STORM_SIGIO)
+		storm_signal_loop(st);
 }
 
 /* The thread rounds: start, read, join, repeat (bug 2's program). */
