@@ -77,8 +77,8 @@ TEST(group_read_siblings_consistent)
 TEST(group_clock_siblings_read_together)
 {
 	const __u64 rf = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	__u64 buf[8], diff;
-	int leader, sib;
+	__u64 buf[8], diff = ~0ULL;
+	int leader, sib, tries;
 
 	/*
 	 * Both start with the leader's enable: a sibling opened into a
@@ -89,15 +89,28 @@ TEST(group_clock_siblings_read_together)
 	ASSERT_GE(leader, 0);
 	sib = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, rf, false, leader);
 	ASSERT_GE(sib, 0);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
-	perfev_burn(1000000);
-	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(4 * 8, read(sib, buf, sizeof(buf)));
-	EXPECT_EQ(2ULL, buf[0]);
-	EXPECT_GT(buf[2], 0ULL);
-	diff = buf[2] > buf[3] ? buf[2] - buf[3] : buf[3] - buf[2];
-	/* Two task clocks in one group run over the same interval. */
+	/*
+	 * Up to three runs: the host can stop a vCPU between the two clocks'
+	 * updates at disable (2.8 ms of 12.6 once, under a full make check);
+	 * a core that times siblings apart misses every time.
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP));
+		ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+		perfev_burn(1000000);
+		ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(4 * 8, read(sib, buf, sizeof(buf)));
+		EXPECT_EQ(2ULL, buf[0]);
+		EXPECT_GT(buf[2], 0ULL);
+		diff = buf[2] > buf[3] ? buf[2] - buf[3] : buf[3] - buf[2];
+		/* Two task clocks in one group run over the same interval. */
+		if (diff < buf[2] / 10 + 1000000)
+			break;
+		TH_LOG("run %d: task clocks %llu and %llu", tries,
+		       (unsigned long long)buf[2], (unsigned long long)buf[3]);
+	}
 	EXPECT_LT(diff, buf[2] / 10 + 1000000);
+	/* a count no larger than the group's running time (that adds up) */
 	EXPECT_LE(buf[2], buf[1] + 1000000);
 	close(sib);
 	close(leader);
