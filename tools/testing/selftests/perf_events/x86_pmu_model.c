@@ -649,9 +649,12 @@ static int msr_write(int fd, unsigned int msr, __u64 val)
 	return pwrite(fd, &val, 8, msr) == 8 ? 0 : errno;
 }
 
-/* The last general counter, idle (the driver fills counters from 0). */
-static int idle_counter_msrs(struct __test_metadata *_metadata, unsigned int *i,
-			     cpu_set_t *orig)
+/*
+ * /dev/cpu/N/msr of this CPU, pinned to it, and the last general counter
+ * in *i, which must be idle when @idle (the driver fills counters from 0);
+ * -1 with errno (EBUSY: the counter is in use) and unpinned otherwise.
+ */
+static int counter_msrs(unsigned int *i, bool idle, cpu_set_t *orig)
 {
 	char path[64];
 	__u64 sel;
@@ -662,11 +665,15 @@ static int idle_counter_msrs(struct __test_metadata *_metadata, unsigned int *i,
 		return -1;
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
 	fd = open(path, O_RDWR);
-	if (fd < 0)
+	if (fd < 0) {
+		perfev_unpin(orig);
 		return -1;
+	}
 	*i = ((cpuid_0xa(0) >> 8) & 0xff) - 1;
-	if (msr_read(fd, MSR_IA32_PERFEVTSEL0 + *i, &sel) || sel) {
+	if (idle && (msr_read(fd, MSR_IA32_PERFEVTSEL0 + *i, &sel) || sel)) {
 		close(fd);
+		perfev_unpin(orig);
+		errno = EBUSY;
 		return -1;
 	}
 	return fd;
@@ -682,7 +689,8 @@ TEST(version_4_full_width_writes)
 	REQUIRE_MODEL(version);
 	if (is_amd)
 		SKIP(return, "Intel's MSRs and CPUID leaf");
-	fd = idle_counter_msrs(_metadata, &i, &orig);
+	/* version 2 writes nothing that takes: any counter will do */
+	fd = counter_msrs(&i, version >= 4, &orig);
 	if (fd < 0)
 		SKIP(return, "no /dev/cpu/N/msr or no idle counter: %s", strerror(errno));
 	if (version < 4) {
@@ -725,7 +733,7 @@ TEST(version_4_status_set_and_inuse)
 		SKIP(return, "Intel's MSRs and CPUID leaf");
 	if (version < 4)
 		SKIP(return, "version %u: no GLOBAL_STATUS_SET or GLOBAL_INUSE", version);
-	fd = idle_counter_msrs(_metadata, &i, &orig);
+	fd = counter_msrs(&i, true, &orig);
 	if (fd < 0)
 		SKIP(return, "no /dev/cpu/N/msr or no idle counter: %s", strerror(errno));
 	/* STATUS_SET sets a counter's overflow bit; STATUS_RESET clears it */

@@ -626,7 +626,8 @@ int main(int argc, char **argv)
 	if (o.exclude && strstr(o.exclude, "function"))
 		env.function_tp = -1;
 	if (o.exclude && strstr(o.exclude, "tracepoint")) {
-		env.nr_tp = env.nr_life_tp = 0;
+		env.nr_tp = 0;
+		env.nr_life_tp = 0;
 		env.signal_tp = -1;
 	}
 	if (o.exclude && strstr(o.exclude, "breakpoint"))
