@@ -600,7 +600,7 @@ TEST(boot_line_names_the_model)
 {
 	static char buf[1 << 20];
 	unsigned int version;
-	char *line, want[48];
+	char *line, *end, want[48];
 	int n;
 
 	REQUIRE_MODEL(version);
@@ -611,15 +611,22 @@ TEST(boot_line_names_the_model)
 	line = strstr(buf, "Performance Events: ");
 	if (!line)
 		SKIP(return, "the boot line left the kernel log buffer");
-	*strchrnul(line, '\n') = 0;
-	TH_LOG("%s", line);
+	/*
+	 * The line is built with pr_cont(): another CPU's message can split
+	 * it (seen on a debug kernel), so its parts are looked for up to the
+	 * driver's name.
+	 */
+	end = strstr(line, " PMU driver.");
+	ASSERT_NE(NULL, end);
+	*end = 0;
+	TH_LOG("%s PMU driver.", line);
 	if (is_amd) {
 		EXPECT_NE(NULL, strstr(line, "core perfctr"));
-		EXPECT_NE(NULL, strstr(line, "AMD PMU driver"));
+		EXPECT_NE(NULL, strstr(line, "AMD"));
 	} else {
 		EXPECT_EQ(version >= 4, strstr(line, "full-width counters") != NULL);
 	}
-	line[strlen(line)] = '\n';
+	*end = ' ';
 	/* 6.1 reports no version for AMD before PerfMonV2 */
 	snprintf(want, sizeof(want), "version:                %u\n",
 		 is_amd && version < 2 ? 0 : version);
