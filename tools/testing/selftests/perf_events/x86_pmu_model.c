@@ -384,27 +384,45 @@ out:
 #define RAW(ev, umask, edge, inv, cmask) \
 	((ev) | (umask) << 8 | (__u64)(edge) << 18 | (__u64)(inv) << 23 | (__u64)(cmask) << 24)
 
-static __u64 raw_loop_delta(__u64 config)
+/* One user-only event on this task, disabled. */
+static int open_user(__u32 type, __u64 config)
 {
 	struct perf_event_attr a;
-	__u64 c1 = 0, c2 = 0;
-	int fd;
 
-	perfev_attr_init(&a, PERF_TYPE_RAW, config);
+	perfev_attr_init(&a, type, config);
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	fd = perfev_open(&a, 0, -1, -1, 0);
-	if (fd < 0)
-		return ~0ULL;
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	loop2(N1);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	perfev_read_count(fd, &c1);
+	return perfev_open(&a, 0, -1, -1, 0);
+}
+
+/* What @fd counts over one call of @fn(@arg), from zero. */
+static __u64 count_call(int fd, void (*fn)(const void *), const void *arg)
+{
+	__u64 c = ~0ULL;
+
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	loop2(N2);
+	fn(arg);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	perfev_read_count(fd, &c2);
+	perfev_read_count(fd, &c);
+	return c;
+}
+
+static const unsigned long n1 = N1, n2 = N2;
+
+static void call_loop2(const void *n) { loop2(*(const unsigned long *)n); }
+static void call_loop_forward(const void *n) { loop_forward(*(const unsigned long *)n); }
+
+static __u64 raw_loop_delta(__u64 config)
+{
+	__u64 c1, c2;
+	int fd;
+
+	fd = open_user(PERF_TYPE_RAW, config);
+	if (fd < 0)
+		return ~0ULL;
+	c1 = count_call(fd, call_loop2, &n1);
+	c2 = count_call(fd, call_loop2, &n2);
 	close(fd);
 	return c2 - c1;
 }
@@ -466,56 +484,25 @@ TEST(cmask_inv_edge_count_the_documented_cycles)
  */
 TEST(branch_misses_follow_the_static_prediction)
 {
-	struct perf_event_attr a;
 	unsigned int version;
 	__u64 c[4];
 	int fd, i;
 
 	REQUIRE_MODEL(version);
-	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES);
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = perfev_open(&a, 0, -1, -1, 0);
+	fd = open_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES);
 	ASSERT_LE(0, fd);
-	for (i = 0; i < 4; i++) {
-		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-		if (i < 2)
-			loop2(i ? N2 : N1);
-		else
-			loop_forward(i == 3 ? N2 : N1);
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		ASSERT_EQ(0, perfev_read_count(fd, &c[i]));
-	}
+	c[0] = count_call(fd, call_loop2, &n1);
+	c[1] = count_call(fd, call_loop2, &n2);
+	c[2] = count_call(fd, call_loop_forward, &n1);
+	c[3] = count_call(fd, call_loop_forward, &n2);
+	for (i = 0; i < 4; i++)
+		ASSERT_NE(~0ULL, c[i]);	/* read() failed */
 	TH_LOG("misses: backward loop %llu / %llu, forward-taken loop %llu / %llu",
 	       (unsigned long long)c[0], (unsigned long long)c[1],
 	       (unsigned long long)c[2], (unsigned long long)c[3]);
 	EXPECT_EQ(c[0], c[1]);
 	EXPECT_EQ(N2 - N1, c[3] - c[2]);
 	close(fd);
-}
-
-/* User instructions of one call of @fn(@arg). */
-static __u64 user_insns(int fd, void (*fn)(const void *), const void *arg)
-{
-	__u64 c = ~0ULL;
-
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	fn(arg);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	perfev_read_count(fd, &c);
-	return c;
-}
-
-static int open_user_insns(void)
-{
-	struct perf_event_attr a;
-
-	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	return perfev_open(&a, 0, -1, -1, 0);
 }
 
 static void call_int3_64(const void *p) { nops64_int3(); }
@@ -544,19 +531,19 @@ TEST(instructions_before_an_exception_retire)
 	REQUIRE_MODEL(version);
 	ASSERT_EQ(0, sigaction(SIGILL, &ill, NULL));
 	ASSERT_EQ(0, sigaction(SIGTRAP, &trap, NULL));
-	fd = open_user_insns();
+	fd = open_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	ASSERT_LE(0, fd);
 
 	/* INT3 retires, and the NOPs before it in its block */
-	a = user_insns(fd, call_int3_64, NULL);
-	b = user_insns(fd, call_int3_128, NULL);
+	a = count_call(fd, call_int3_64, NULL);
+	b = count_call(fd, call_int3_128, NULL);
 	TH_LOG("int3 after 64 NOPs: %llu, after 128: %llu", (unsigned long long)a,
 	       (unsigned long long)b);
 	EXPECT_EQ(64ULL, b - a);
 
 	/* UD2 faults: the NOPs before it retired */
-	a = user_insns(fd, call_ud2_64, NULL);
-	b = user_insns(fd, call_ud2_128, NULL);
+	a = count_call(fd, call_ud2_64, NULL);
+	b = count_call(fd, call_ud2_128, NULL);
 	TH_LOG("ud2 after 64 NOPs: %llu, after 128: %llu", (unsigned long long)a,
 	       (unsigned long long)b);
 	EXPECT_EQ(64ULL, b - a);
@@ -564,24 +551,24 @@ TEST(instructions_before_an_exception_retire)
 	/* a load that page-faults counts as one that does not */
 	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	fresh = user_insns(fd, call_load, p);
-	touched = user_insns(fd, call_load, p);
+	fresh = count_call(fd, call_load, p);
+	touched = count_call(fd, call_load, p);
 	TH_LOG("NOPs and a load: %llu with a page fault, %llu without",
 	       (unsigned long long)fresh, (unsigned long long)touched);
 	EXPECT_EQ(touched, fresh);
 	munmap(p, 2 * page);
 
 	/* PAUSE (which leaves QEMU's CPU loop) counts */
-	a = user_insns(fd, call_pause_1, NULL);
-	b = user_insns(fd, call_pause_2, NULL);
+	a = count_call(fd, call_pause_1, NULL);
+	b = count_call(fd, call_pause_2, NULL);
 	TH_LOG("pause loop: %llu for %lu iterations, %llu for %lu", (unsigned long long)a, N1,
 	       (unsigned long long)b, N2);
 	EXPECT_EQ(3 * (N2 - N1), b - a);
 
 	/* a REP string instruction counts once, however long */
 	memset(rep_src, 1, sizeof(rep_src));
-	a = user_insns(fd, call_rep_16, NULL);
-	b = user_insns(fd, call_rep_1m, NULL);
+	a = count_call(fd, call_rep_16, NULL);
+	b = count_call(fd, call_rep_1m, NULL);
 	TH_LOG("rep movsb: %llu for 16 bytes, %llu for 1 MiB", (unsigned long long)a,
 	       (unsigned long long)b);
 	EXPECT_EQ(a, b);
