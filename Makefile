@@ -8,6 +8,9 @@
 #   make coverage  line and branch coverage of our code: make check and a
 #                10-minute fuzz on a gcov kernel (ARCH=all unless given);
 #                COVERAGE=1 on make check or make fuzz covers that run alone
+#   make x86-models  our x86 PMU against 6.1's on QEMU's named CPU models:
+#                boot lines, sysfs, perf list and perf stat must be identical
+#                (X86_MODELS=Skylake-Client,EPYC to choose; make check runs it)
 #   make bench   micro-benchmarks, ours against upstream, under QEMU icount
 #                (ARCH=all and IMPL=both unless given; ROUNDS=3)
 #
@@ -27,9 +30,9 @@
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG COVERAGE SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU PPC_CPU PPC_QEMU
+export ARCH IMPL DEBUG COVERAGE SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU X86_MODELS PPC_CPU PPC_QEMU
 
-.PHONY: all run check fuzz bench coverage deps kernel clean distclean
+.PHONY: all run check fuzz bench coverage deps kernel clean distclean x86-models
 
 all: check
 
@@ -48,6 +51,9 @@ fuzz: deps
 coverage: deps
 	@ARCH=$(if $(filter command line environment,$(origin ARCH)),$(ARCH),all) \
 	 testbed/coverage-all.sh
+
+x86-models: deps
+	@testbed/x86-models.sh
 
 bench: deps
 	@ARCH=$(if $(filter command line environment,$(origin ARCH)),$(ARCH),all) \

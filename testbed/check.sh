@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: build, boot and judge every requested arch.
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#   SUITES=perfev,upstream,perftest,papi,scenarios  TESTS=attr,groups (perfev binaries only)
+#   SUITES=perfev,upstream,perftest,papi,scenarios,models  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
 #   PPC_CPU=power9,power8,power10  (ppc64le CPU models, see below)
 #   COVERAGE=1  (a gcov kernel; coverage of the run in out/coverage/ARCH-check)
@@ -10,7 +10,7 @@
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
-SUITES=${SUITES:-perfev,upstream,perftest,papi,scenarios} TESTS=${TESTS:-} TAG=${TAG:-}
+SUITES=${SUITES:-perfev,upstream,perftest,papi,scenarios,models} TESTS=${TESTS:-} TAG=${TAG:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
 # x86_64 boots once per PMU model of the testbed's QEMU
@@ -106,6 +106,24 @@ for arch in "${arches[@]}"; do
 		read -r p f s < "$rdir/summary"
 		total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 	done
+	# The "models" suite (x86_64, our kernel, not debug): our PMU against
+	# 6.1's on QEMU's named CPU models, boot lines, sysfs and perf list
+	# byte for byte (x86-models.sh; it builds the upstream kernel too).
+	case ",$SUITES," in *,models,*)
+		if [ "$arch" = x86_64 ] && [ "$(impl_variant "$IMPL")" = new ] && [ "$DEBUG" = 0 ] &&
+		   [ -z "$TESTS" ]; then
+			mlog="$OUT/x86-models${TAG:+-$TAG}.log"
+			TAG=$TAG "$TOP/testbed/x86-models.sh" > "$mlog" 2>&1 || true
+			grep -E '^(not ok|# )' "$mlog" | head -n 60
+			read -r p _ f _ < <(tail -n 1 "$mlog" | tr -d ',')
+			if ! [[ "$p" =~ ^[0-9]+$ && "$f" =~ ^[0-9]+$ ]]; then
+				log "x86-models did not finish: $mlog"
+				p=0 f=1
+			fi
+			log "x86-models: $p passed, $f failed (table: $OUT/x86-models${TAG:+-$TAG}/table.txt)"
+			total_p=$((total_p + p)) total_f=$((total_f + f))
+		fi ;;
+	esac
 	# COVERAGE=1: line and branch coverage of this arch's boots (coverage.sh)
 	if [ "${COVERAGE:-0}" = 1 ]; then
 		"$TOP/testbed/coverage.sh" "$arch" check "${logs[@]}" || true

@@ -3,7 +3,7 @@
 # /init of the testbed guest.  Mounts the pseudo filesystems, runs what the
 # kernel command line asks for, prints machine-readable results on the console
 # and powers off.  Command line:
-#   perfev.mode=check|demo|fuzz|shell
+#   perfev.mode=check|demo|fuzz|pmudump|shell
 #   perfev.suites=perfev,upstream,perftest,papi,scenarios   (check mode; kunit runs at boot)
 #   perfev.tests=NAME,NAME                   (only these perfev binaries)
 #   perfev.timeout_scale=N                   (N times the time limits: debug kernels)
@@ -227,6 +227,38 @@ run_demo() {
 	cd /
 }
 
+run_pmudump() { # the PMU as users see it, for testbed/x86-models.sh to compare
+	echo "@@PMUDUMP-BEGIN@@"
+	# the PMU driver's boot lines (addresses and timestamps left out)
+	dmesg | sed -e 's/^\[[ 0-9.]*\] //' |
+		sed -n -e '/^Performance Events:/,/^\.\.\. event mask/p' \
+		       -e '/PMU not available\|software events only\|perfctr\|PEBS\|LBR\|hw-PMU/p' |
+		sort -u | sed 's/^/boot: /'
+	for d in /sys/bus/event_source/devices/*; do
+		pmu=${d##*/}
+		for f in "$d"/* "$d"/events/* "$d"/format/* "$d"/caps/*; do
+			[ -f "$f" ] || continue
+			case "${f##*/}" in uevent | perf_event_mux_interval_ms) continue ;; esac
+			echo "sysfs: $pmu/${f#"$d"/}: $(tr '\n' ' ' < "$f" 2>&1)"
+		done
+	done
+	if [ -x /usr/bin/perf ]; then
+		cd /tmp
+		perf list --raw-dump hw cache 2>&1 | tr ' ' '\n' | sed '/^$/d; s/^/list: /'
+		# every generic and cache event: counted, or refused (and how)
+		for ev in $(perf list --raw-dump hw cache 2>/dev/null); do
+			r=$(perf stat -x, -e "$ev" -- true 2>&1 | grep ",$ev" | head -n 1 | cut -d, -f1)
+			case "$r" in
+			[0-9]*) r=counted ;;
+			'') r=$(perf stat -x, -e "$ev" -- true 2>&1 | head -n 1) ;;
+			esac
+			echo "stat: $ev: $r"
+		done
+		cd /
+	fi
+	echo "@@PMUDUMP-END@@"
+}
+
 run_fuzz() {
 	fx=$(arg perfev.exclude "")
 	mkdir -p /tmp/fuzz
@@ -248,6 +280,7 @@ case "$mode" in
 check) run_check ;;
 fuzz) run_fuzz ;;
 demo) run_demo ;;
+pmudump) run_pmudump ;;
 shell) setsid cttyhack sh ;;
 esac
 echo "PERFEV-GUEST-DONE"

@@ -37,7 +37,10 @@ x86_64)
 	amd) cpu="$cpu,$amd" ;;
 	amd-v1) cpu="$cpu,$amd,tcg-pmu-version=1" ;;
 	none) ;;
-	*) die "X86_PMU=$X86_PMU: arch, arch-v2, arch-v4, amd, amd-v1 or none" ;;
+	# model:NAME: one of QEMU's named CPU models with the tcg-pmu of its
+	# vendor (testbed/x86-models.sh), without MWAIT (see above)
+	model:*) cpu="${X86_PMU#model:},tcg-pmu=on,monitor=off" ;;
+	*) die "X86_PMU=$X86_PMU: arch, arch-v2, arch-v4, amd, amd-v1, model:NAME or none" ;;
 	esac
 	qemu=("${QEMU_X86:-$("$TOP/testbed/qemu/build-qemu.sh")}" -L /usr/share/seabios -L /usr/share/qemu
 	      -cpu "$cpu" -smp 2,sockets=2 -m "$mem"

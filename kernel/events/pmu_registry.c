@@ -342,10 +342,12 @@ static void perf_pmu_free_percpu(struct pmu *pmu)
 }
 
 /*
- * Register @pmu under @name (NULL: no sysfs device).  @type >= 0 is the
- * fixed type the PMU answers to (PERF_TYPE_SOFTWARE, _TRACEPOINT,
- * _BREAKPOINT, or _RAW for the CPU's PMU); @type < 0 asks for a dynamic
- * type, PERF_TYPE_MAX or above.
+ * Register @pmu under @name.  @type >= 0 is the fixed type the PMU answers
+ * to (PERF_TYPE_SOFTWARE, _TRACEPOINT, _BREAKPOINT, or _RAW for the CPU's
+ * PMU); @type < 0 asks for a dynamic type, PERF_TYPE_MAX or above.  A PMU
+ * without a name (the cpu-clock and task-clock PMUs) has no sysfs device
+ * and no type (-1): perf_init_event() finds it by walking the PMUs, and
+ * the dynamic types stay numbered as in 6.1.
  */
 int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 {
@@ -356,11 +358,13 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 
 	mutex_lock(&pmus_lock);
 
-	if (type >= 0)
+	if (!name)
+		ret = -1;
+	else if (type >= 0)
 		ret = idr_alloc(&pmu_idr, pmu, type, type + 1, GFP_KERNEL);
 	else
 		ret = idr_alloc(&pmu_idr, pmu, PERF_TYPE_MAX, 0, GFP_KERNEL);
-	if (ret < 0) {
+	if (ret < 0 && name) {
 		if (ret == -ENOSPC && type >= 0)
 			ret = -EEXIST;
 		goto unlock;
@@ -400,7 +404,8 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 free_percpu:
 	perf_pmu_free_percpu(pmu);
 free_idr:
-	idr_remove(&pmu_idr, pmu->type);
+	if (pmu->type >= 0)
+		idr_remove(&pmu_idr, pmu->type);
 unlock:
 	mutex_unlock(&pmus_lock);
 	return ret;
@@ -417,7 +422,8 @@ void perf_pmu_unregister(struct pmu *pmu)
 
 	mutex_lock(&pmus_lock);
 	list_del_rcu(&pmu->entry);
-	idr_remove(&pmu_idr, pmu->type);
+	if (pmu->type >= 0)
+		idr_remove(&pmu_idr, pmu->type);
 	if (perf_hw_pmu == pmu) {
 		WRITE_ONCE(perf_hw_pmu, NULL);
 		list_for_each_entry(other, &pmus, entry) {

@@ -530,13 +530,13 @@ static void perf_clock_destroy(struct perf_event *event)
 		hrtimer_cancel(&event->hw.hrtimer);
 }
 
-static int perf_clock_event_init(struct perf_event *event, struct pmu *pmu, u64 config)
+static int perf_clock_event_init(struct perf_event *event, u64 config)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 period;
 
-	/* opened as PERF_TYPE_SOFTWARE, or by this PMU's own type */
-	if (event->attr.type != PERF_TYPE_SOFTWARE && event->attr.type != pmu->type)
+	/* the clock PMUs have no type of their own (pmu_registry.c) */
+	if (event->attr.type != PERF_TYPE_SOFTWARE)
 		return -ENOENT;
 	if (event->attr.config != config)
 		return -ENOENT;
@@ -563,17 +563,14 @@ static int perf_clock_event_init(struct perf_event *event, struct pmu *pmu, u64 
 	return 0;
 }
 
-static struct pmu perf_cpu_clock_pmu;
-static struct pmu perf_task_clock_pmu;
-
 static int cpu_clock_event_init(struct perf_event *event)
 {
-	return perf_clock_event_init(event, &perf_cpu_clock_pmu, PERF_COUNT_SW_CPU_CLOCK);
+	return perf_clock_event_init(event, PERF_COUNT_SW_CPU_CLOCK);
 }
 
 static int task_clock_event_init(struct perf_event *event)
 {
-	return perf_clock_event_init(event, &perf_task_clock_pmu, PERF_COUNT_SW_TASK_CLOCK);
+	return perf_clock_event_init(event, PERF_COUNT_SW_TASK_CLOCK);
 }
 
 static struct pmu perf_cpu_clock_pmu = {

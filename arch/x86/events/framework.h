@@ -40,7 +40,7 @@ extern struct attribute *x86_pmu_empty_attrs[];
 
 static inline bool x86_pmu_initialized(void)
 {
-	return x86_pmu.handle_irq != NULL;
+	return !!x86_pmu.handle_irq;
 }
 
 DECLARE_STATIC_CALL(x86_pmu_handle_irq, *x86_pmu.handle_irq);

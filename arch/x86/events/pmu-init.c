@@ -164,7 +164,7 @@ bool check_hw_exists(struct pmu *pmu, int num_counters, int num_counters_fixed)
 
 	if (busy_msr >= 0) {
 		pr_cont("Broken BIOS detected, complain to your hardware vendor.\n");
-		pr_err(FW_BUG "the BIOS has corrupted hw-PMU resources (MSR %x is %Lx)\n",
+		pr_err(FW_BUG "the BIOS has corrupted hw-PMU resources (MSR %x is %llx)\n",
 		       busy_msr, busy_val);
 	}
 	return true;
@@ -174,7 +174,7 @@ unusable:
 		pr_cont("PMU not available due to virtualization, using software events only.\n");
 	} else {
 		pr_cont("Broken PMU hardware detected, using software events only.\n");
-		pr_err("Failed to access perfctr msr (MSR %x is %Lx)\n", msr, probe);
+		pr_err("Failed to access perfctr msr (MSR %x is %llx)\n", msr, probe);
 	}
 	return false;
 }
@@ -202,10 +202,10 @@ void x86_pmu_show_pmu_cap(int num_counters, int num_counters_fixed,
 	pr_info("... version:                %d\n", x86_pmu.version);
 	pr_info("... bit width:              %d\n", x86_pmu.cntval_bits);
 	pr_info("... generic registers:      %d\n", num_counters);
-	pr_info("... value mask:             %016Lx\n", x86_pmu.cntval_mask);
-	pr_info("... max period:             %016Lx\n", x86_pmu.max_period);
+	pr_info("... value mask:             %016llx\n", x86_pmu.cntval_mask);
+	pr_info("... max period:             %016llx\n", x86_pmu.max_period);
 	pr_info("... fixed-purpose events:   %lu\n", (unsigned long)hweight64(fixed));
-	pr_info("... event mask:             %016Lx\n", intel_ctrl);
+	pr_info("... event mask:             %016llx\n", intel_ctrl);
 }
 
 /*

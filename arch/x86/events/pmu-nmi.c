@@ -80,6 +80,7 @@ static int perf_event_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	perf_sample_event_took(end - start);
 	return handled;
 }
+
 NOKPROBE_SYMBOL(perf_event_nmi_handler);
 
 void x86_pmu_nmi_init(void)

@@ -204,8 +204,9 @@ int x86_schedule_events(struct cpu_hw_events *cpuc, int n, int *assign)
 		WARN_ON_ONCE((c && i >= n_old) || (!c && i < n_old));
 		/* a dynamic constraint depends on the others: ask again */
 		if (!c || (c->flags & PERF_X86_EVENT_DYNAMIC)) {
-			c = static_call(x86_pmu_get_event_constraints)(cpuc, i,
-								cpuc->event_list[i]);
+			struct perf_event *e = cpuc->event_list[i];
+
+			c = static_call(x86_pmu_get_event_constraints)(cpuc, i, e);
 			cpuc->event_constraint[i] = c;
 		}
 		wmin = min(wmin, c->weight);
@@ -255,8 +256,9 @@ int x86_schedule_events(struct cpu_hw_events *cpuc, int n, int *assign)
 	} else {
 		/* the new events did not go on: drop their constraints */
 		for (i = n_old; i < n; i++) {
-			static_call_cond(x86_pmu_put_event_constraints)(cpuc,
-							cpuc->event_list[i]);
+			struct perf_event *e = cpuc->event_list[i];
+
+			static_call_cond(x86_pmu_put_event_constraints)(cpuc, e);
 			cpuc->event_constraint[i] = NULL;
 		}
 	}

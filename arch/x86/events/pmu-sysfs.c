@@ -113,29 +113,39 @@ ssize_t x86_event_sysfs_show(char *page, u64 config, u64 event)
 	return len;
 }
 
-EVENT_ATTR(cpu-cycles,			CPU_CYCLES);
-EVENT_ATTR(instructions,		INSTRUCTIONS);
-EVENT_ATTR(cache-references,		CACHE_REFERENCES);
-EVENT_ATTR(cache-misses,		CACHE_MISSES);
-EVENT_ATTR(branch-instructions,		BRANCH_INSTRUCTIONS);
-EVENT_ATTR(branch-misses,		BRANCH_MISSES);
-EVENT_ATTR(bus-cycles,			BUS_CYCLES);
-EVENT_ATTR(stalled-cycles-frontend,	STALLED_CYCLES_FRONTEND);
-EVENT_ATTR(stalled-cycles-backend,	STALLED_CYCLES_BACKEND);
-EVENT_ATTR(ref-cycles,			REF_CPU_CYCLES);
+/* A generic event's file: its name and PERF_COUNT_HW_* id. */
+#define X86_GENERIC_EVENT(_var, _name, _id)				\
+static struct perf_pmu_events_attr _var = {				\
+	.attr = {							\
+		.attr = { .name = _name, .mode = 0444 },		\
+		.show = events_sysfs_show,				\
+	},								\
+	.id = PERF_COUNT_HW_##_id,					\
+}
+
+X86_GENERIC_EVENT(ev_cycles, "cpu-cycles", CPU_CYCLES);
+X86_GENERIC_EVENT(ev_instructions, "instructions", INSTRUCTIONS);
+X86_GENERIC_EVENT(ev_cache_references, "cache-references", CACHE_REFERENCES);
+X86_GENERIC_EVENT(ev_cache_misses, "cache-misses", CACHE_MISSES);
+X86_GENERIC_EVENT(ev_branches, "branch-instructions", BRANCH_INSTRUCTIONS);
+X86_GENERIC_EVENT(ev_branch_misses, "branch-misses", BRANCH_MISSES);
+X86_GENERIC_EVENT(ev_bus_cycles, "bus-cycles", BUS_CYCLES);
+X86_GENERIC_EVENT(ev_stalled_front, "stalled-cycles-frontend", STALLED_CYCLES_FRONTEND);
+X86_GENERIC_EVENT(ev_stalled_back, "stalled-cycles-backend", STALLED_CYCLES_BACKEND);
+X86_GENERIC_EVENT(ev_ref_cycles, "ref-cycles", REF_CPU_CYCLES);
 
 /* In PERF_COUNT_HW_* order: is_visible() indexes the event map with it. */
 static struct attribute *x86_pmu_generic_events[] = {
-	EVENT_PTR(CPU_CYCLES),
-	EVENT_PTR(INSTRUCTIONS),
-	EVENT_PTR(CACHE_REFERENCES),
-	EVENT_PTR(CACHE_MISSES),
-	EVENT_PTR(BRANCH_INSTRUCTIONS),
-	EVENT_PTR(BRANCH_MISSES),
-	EVENT_PTR(BUS_CYCLES),
-	EVENT_PTR(STALLED_CYCLES_FRONTEND),
-	EVENT_PTR(STALLED_CYCLES_BACKEND),
-	EVENT_PTR(REF_CPU_CYCLES),
+	&ev_cycles.attr.attr,
+	&ev_instructions.attr.attr,
+	&ev_cache_references.attr.attr,
+	&ev_cache_misses.attr.attr,
+	&ev_branches.attr.attr,
+	&ev_branch_misses.attr.attr,
+	&ev_bus_cycles.attr.attr,
+	&ev_stalled_front.attr.attr,
+	&ev_stalled_back.attr.attr,
+	&ev_ref_cycles.attr.attr,
 	NULL,
 };
 

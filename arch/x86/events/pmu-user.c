@@ -145,4 +145,4 @@ static ssize_t rdpmc_store(struct device *cdev, struct device_attribute *attr,
 }
 
 /* root only: it changes what every task may read */
-DEVICE_ATTR(rdpmc, 0600, rdpmc_show, rdpmc_store);
+DEVICE_ATTR_ADMIN_RW(rdpmc);

@@ -631,6 +631,7 @@ TEST(boot_line_names_the_model)
 #define MSR_GLOBAL_STATUS_SET	0x391
 #define MSR_GLOBAL_INUSE	0x392
 #define MSR_IA32_PMC0_FULL	0x4c1
+#define EVTSEL_EN		BIT_ULL(22)	/* IA32_PERFEVTSELx.EN */
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)
 
 static int msr_read(int fd, unsigned int msr, __u64 *val)
@@ -647,6 +648,10 @@ static int msr_write(int fd, unsigned int msr, __u64 val)
  * /dev/cpu/N/msr of this CPU, pinned to it, and the last general counter
  * in *i, which must be idle when @idle (the driver fills counters from 0);
  * -1 with errno (EBUSY: the counter is in use) and unpinned otherwise.
+ * An event select with the enable bit clear is what an earlier event left
+ * (drivers do not zero it when an event goes): no event is on the counter,
+ * and a driver writes the whole select when it puts one there, so it is
+ * zeroed here.
  */
 static int counter_msrs(unsigned int *i, bool idle, cpu_set_t *orig)
 {
@@ -664,7 +669,12 @@ static int counter_msrs(unsigned int *i, bool idle, cpu_set_t *orig)
 		return -1;
 	}
 	*i = ((cpuid_0xa(0) >> 8) & 0xff) - 1;
-	if (idle && (msr_read(fd, MSR_IA32_PERFEVTSEL0 + *i, &sel) || sel)) {
+	if (!idle)
+		return fd;
+	if (msr_read(fd, MSR_IA32_PERFEVTSEL0 + *i, &sel) || (sel & EVTSEL_EN) ||
+	    (sel && msr_write(fd, MSR_IA32_PERFEVTSEL0 + *i, 0))) {
+		ksft_print_msg("CPU %d counter %u: event select %#llx\n", cpu, *i,
+			       (unsigned long long)sel);
 		close(fd);
 		perfev_unpin(orig);
 		errno = EBUSY;

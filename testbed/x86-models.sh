@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The differential check of the x86 PMU (make x86-models; make check runs
+# it on x86_64 as the "models" suite): boot each of QEMU's named CPU models
+# that 6.1 knows with the testbed's tcg-pmu, once on our kernel and once on
+# 6.1 (IMPL=upstream, same config), and compare what a user sees of the
+# PMU: the driver's boot lines, every file of every PMU under
+# /sys/bus/event_source/devices (type, rdpmc, events/, format/, caps/...),
+# `perf list --raw-dump hw cache`, and whether `perf stat -e` of each of
+# those events counts or how it is refused (guest-init.sh's pmudump mode).
+# One TAP result per model: ok when the two dumps are identical, else the
+# differing lines.  Ends with "N passed, N failed"; exit 1 on a difference.
+#   X86_MODELS=Skylake-Client,EPYC  (default: the list below)
+#   NOBUILD=1  (reuse both built kernels)
+. "$(dirname "$0")/common.sh"
+
+# Intel: Core 2 to Granite Rapids, the Atoms; AMD: K8 to Zen 4, and Hygon.
+MODELS=${X86_MODELS:-Conroe,Penryn,Nehalem,Westmere,SandyBridge,IvyBridge,Haswell,Broadwell,Skylake-Client,Skylake-Server,Cascadelake-Server,Cooperlake,Icelake-Server,SapphireRapids,GraniteRapids,Snowridge,Denverton,KnightsMill,SierraForest,Opteron_G1,Opteron_G4,Opteron_G5,EPYC,EPYC-Rome,EPYC-Milan,EPYC-Genoa,Dhyana}
+
+new=$("$TOP/testbed/build-kernel.sh" x86_64 new 0)
+old=$("$TOP/testbed/build-kernel.sh" x86_64 upstream 0)
+gdir="$BUILD/guest/x86_64-models${TAG:+-$TAG}"
+"$TOP/testbed/build-guest.sh" x86_64 "$gdir"
+odir="$OUT/x86-models${TAG:+-$TAG}"
+mkdir -p "$odir"
+
+# dump MODEL IMPL KERNEL: boot it and keep the pmudump part of the console
+dump() {
+	local log="$odir/$1-$2.console"
+
+	X86_PMU="model:$1" QEMU_MEM=1024 "$TOP/testbed/run-qemu.sh" x86_64 "$3" \
+		"$gdir/initramfs.cpio" "$log" 600 \
+		"perfev.mode=pmudump kunit.filter_glob=none-at-boot" >/dev/null 2>&1
+	tr -d '\r' < "$log" | sed -n '/^@@PMUDUMP-BEGIN@@/,/^@@PMUDUMP-END@@/p' > "$odir/$1-$2.txt"
+}
+
+pass=0 fail=0 n=0
+table="$odir/table.txt"
+printf '%-20s %-9s %s\n' model result "boot line (ours)" > "$table"
+echo "TAP version 13"
+for m in ${MODELS//,/ }; do
+	n=$((n + 1))
+	# the two kernels boot side by side (two host CPUs)
+	dump "$m" new "$new" &
+	dump "$m" upstream "$old"
+	wait
+	line=$(sed -n 's/^boot: \(Performance Events: .*\)/\1/p' "$odir/$m-new.txt" | head -n 1)
+	if ! grep -q '^@@PMUDUMP-END@@' "$odir/$m-new.txt" ||
+	   ! grep -q '^@@PMUDUMP-END@@' "$odir/$m-upstream.txt"; then
+		echo "# $m: a guest did not finish its dump (see $odir/$m-*.console)"
+		echo "not ok $n x86-models:$m"
+		res=no-dump fail=$((fail + 1))
+	elif diff -u "$odir/$m-upstream.txt" "$odir/$m-new.txt" > "$odir/$m.diff"; then
+		echo "ok $n x86-models:$m"
+		res=identical pass=$((pass + 1))
+	else
+		echo "# $m: ours differs from 6.1 (- 6.1, + ours):"
+		grep '^[-+][a-z]' "$odir/$m.diff" | head -n 20 | sed 's/^/#   /'
+		echo "not ok $n x86-models:$m"
+		res=different fail=$((fail + 1))
+	fi
+	printf '%-20s %-9s %s\n' "$m" "$res" "${line:-?}" >> "$table"
+done
+echo "1..$n"
+cat "$table" >&2
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
