@@ -11,6 +11,7 @@
 #   make x86-models  our x86 PMU against 6.1's on QEMU's named CPU models:
 #                boot lines, sysfs, perf list and perf stat must be identical
 #                (X86_MODELS=Skylake-Client,EPYC to choose; make check runs it)
+#   make compile-check  build x86_64 with KVM and every x86 perf option
 #   make bench   micro-benchmarks, ours against upstream, under QEMU icount
 #                (ARCH=all and IMPL=both unless given; ROUNDS=3)
 #
@@ -32,7 +33,7 @@ IMPL ?= new
 DEBUG ?= 0
 export ARCH IMPL DEBUG COVERAGE SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU X86_MODELS PPC_CPU PPC_QEMU
 
-.PHONY: all run check fuzz bench coverage deps kernel clean distclean x86-models
+.PHONY: all run check fuzz bench coverage deps kernel clean distclean x86-models compile-check
 
 all: check
 
@@ -54,6 +55,9 @@ coverage: deps
 
 x86-models: deps
 	@testbed/x86-models.sh
+
+compile-check: deps
+	@testbed/compile-check.sh
 
 bench: deps
 	@ARCH=$(if $(filter command line environment,$(origin ARCH)),$(ARCH),all) \

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/common.sh"
 
 # Intel: Core 2 to Granite Rapids, the Atoms; AMD: K8 to Zen 4, and Hygon.
-MODELS=${X86_MODELS:-Conroe,Penryn,Nehalem,Westmere,SandyBridge,IvyBridge,Haswell,Broadwell,Skylake-Client,Skylake-Server,Cascadelake-Server,Cooperlake,Icelake-Server,SapphireRapids,GraniteRapids,Snowridge,Denverton,KnightsMill,SierraForest,Opteron_G1,Opteron_G4,Opteron_G5,EPYC,EPYC-Rome,EPYC-Milan,EPYC-Genoa,Dhyana}
+MODELS=${X86_MODELS:-Conroe,Penryn,Nehalem,Westmere,SandyBridge,IvyBridge,Haswell,Broadwell,Skylake-Client,Skylake-Server,Cascadelake-Server,Cooperlake,Icelake-Server,SapphireRapids,GraniteRapids,Snowridge,Denverton,KnightsMill,SierraForest,Opteron_G1,Opteron_G2,Opteron_G3,EPYC,EPYC-Rome,EPYC-Milan,EPYC-Genoa,Dhyana}
 
 new=$("$TOP/testbed/build-kernel.sh" x86_64 new 0)
 old=$("$TOP/testbed/build-kernel.sh" x86_64 upstream 0)
@@ -29,7 +29,7 @@ dump() {
 	local log="$odir/$1-$2.console"
 
 	X86_PMU="model:$1" QEMU_MEM=1024 "$TOP/testbed/run-qemu.sh" x86_64 "$3" \
-		"$gdir/initramfs.cpio" "$log" 600 \
+		"$gdir/initramfs.cpio" "$log" 180 \
 		"perfev.mode=pmudump kunit.filter_glob=none-at-boot" >/dev/null 2>&1
 	tr -d '\r' < "$log" | sed -n '/^@@PMUDUMP-BEGIN@@/,/^@@PMUDUMP-END@@/p' > "$odir/$1-$2.txt"
 }

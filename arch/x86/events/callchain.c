@@ -21,6 +21,7 @@
 #include <asm/desc.h>
 #include <asm/ibt.h>
 #include <asm/ldt.h>
+#include <asm/mmu_context.h>
 #include <asm/stacktrace.h>
 #include <asm/tlbflush.h>
 #include <asm/unwind.h>
