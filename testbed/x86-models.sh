@@ -7,7 +7,7 @@
 # PMU: the driver's boot lines, every file of every PMU under
 # /sys/bus/event_source/devices (type, rdpmc, events/, format/, caps/...),
 # `perf list --raw-dump hw cache`, and whether `perf stat -e` of each of
-# those events counts or how it is refused (guest-init.sh's pmudump mode).
+# those events opens (counts) or how it is refused (guest-init.sh's pmudump mode).
 # One TAP result per model: ok when the two dumps are identical, else the
 # differing lines.  Ends with "N passed, N failed"; exit 1 on a difference.
 #   X86_MODELS=Skylake-Client,EPYC  (default: the list below)
