@@ -35,7 +35,6 @@
 
 struct x86_sched {
 	struct event_constraint **c;
-	int n;
 	int gpmax;
 	int nr_gp;
 	u64 used;
@@ -62,8 +61,11 @@ static void x86_sched_take(struct x86_sched *s, int e, int idx)
 		s->nr_gp++;
 }
 
-/* Step 1 for one event: a free fixed counter, else the lowest free GP. */
-static bool x86_sched_place(struct x86_sched *s, int e)
+/*
+ * Step 1 for one event: a free fixed counter, else the lowest free GP;
+ * an event left without one keeps where[] at -1 for step 2.
+ */
+static void x86_sched_place(struct x86_sched *s, int e)
 {
 	u64 mask = s->c[e]->idxmsk64;
 	u64 fixed = mask & ~X86_SCHED_GP_MASK & ~s->used;
@@ -71,18 +73,17 @@ static bool x86_sched_place(struct x86_sched *s, int e)
 
 	if (fixed) {
 		x86_sched_take(s, e, __ffs64(fixed));
-		return true;
+		return;
 	}
 	if (s->nr_gp >= s->gpmax)
-		return false;
+		return;
 	for (mask &= X86_SCHED_GP_MASK; mask; mask &= mask - 1) {
 		idx = __ffs64(mask);
 		if (!(s->used & x86_sched_footprint(s, e, idx))) {
 			x86_sched_take(s, e, idx);
-			return true;
+			return;
 		}
 	}
-	return false;
 }
 
 /*
@@ -142,7 +143,7 @@ found:
 int perf_assign_events(struct event_constraint **constraints, int n,
 		       int wmin, int wmax, int gpmax, int *assign)
 {
-	struct x86_sched s = { .c = constraints, .n = n, .gpmax = gpmax };
+	struct x86_sched s = { .c = constraints, .gpmax = gpmax };
 	u64 gp_wanted = 0;
 	bool simple = true;
 	int w, i, left = 0;
