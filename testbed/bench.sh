@@ -9,16 +9,26 @@
 #   CASES=P2.read,... (cases of those programs)  P6=cpu:10,... (P6 variants)
 #   PROFILE=1: also count the kernel instructions each function executed
 #   (testbed/profile/: out/bench/ARCH-IMPL.prof and ARCH.profile.txt)
+#   BENCH_X86_PMU=arch (default): x86_64 guests have the testbed QEMU's
+#   emulated Intel PMU (architectural perfmon v5), so the hardware cases
+#   run through the x86 PMU driver; none: Debian's QEMU without a PMU
+#   (the hardware cases then use the test PMU perfev_test).
 # Prints one table (case, upstream, ours, ratio, spread) and writes it as
 # JSON and SVG under out/bench/.
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-all} IMPL=${IMPL:-both} ROUNDS=${ROUNDS:-3} SCALE=${SCALE:-1} ONLY=${ONLY:-}
 ICOUNT_SHIFT=${ICOUNT_SHIFT:-0} PROFILE=${PROFILE:-} CASES=${CASES:-} P6=${P6:-}
+BENCH_X86_PMU=${BENCH_X86_PMU:-arch}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 case "$IMPL" in both) impls=(upstream new) ;; *) impls=("$(impl_variant "$IMPL")") ;; esac
 bdir="$OUT/bench"
 mkdir -p "$bdir"
+# The profiler is a TCG plugin: Debian's QEMU has the plugin interface,
+# the testbed's (built for its PMU models) does not.
+if [ -n "$PROFILE" ] && [ "$BENCH_X86_PMU" != none ] && [ "$ARCH" != ppc64le ]; then
+	die "PROFILE=1 on x86_64 needs BENCH_X86_PMU=none (the testbed's QEMU has no plugin interface)"
+fi
 [ -n "$PROFILE" ] && kprof=$("$TOP/testbed/profile/build-kprof.sh")
 
 # One guest at a time, one vCPU, instruction counting: guest time is
@@ -31,7 +41,14 @@ boot() { # arch kernel initrd log
 	local cmdline="panic=-1 loglevel=4 nokaslr norandmaps kunit.filter_glob=none-at-boot perfev.rounds=$ROUNDS perfev.scale=$SCALE${ONLY:+ perfev.only=$ONLY}${CASES:+ perfev.cases=$CASES}${P6:+ perfev.p6=$P6}"
 	case "$arch" in
 	x86_64)
-		qemu=(qemu-system-x86_64 -cpu max,la57=off -append "console=ttyS0 $cmdline") ;;
+		case "$BENCH_X86_PMU" in
+		arch)
+			qemu=("$("$TOP/testbed/qemu/build-qemu.sh")" -L /usr/share/seabios -L /usr/share/qemu
+			      -cpu "max,la57=off,vendor=GenuineIntel,tcg-pmu=on,monitor=off,model-id=QEMU TCG CPU with tcg-pmu @ 1.00GHz") ;;
+		none) qemu=(qemu-system-x86_64 -cpu max,la57=off) ;;
+		*) die "BENCH_X86_PMU=$BENCH_X86_PMU: arch or none" ;;
+		esac
+		qemu+=(-append "console=ttyS0 $cmdline") ;;
 	ppc64le)
 		qemu=(qemu-system-ppc64 -M pseries -cpu power9 -append "console=hvc0 $cmdline") ;;
 	esac

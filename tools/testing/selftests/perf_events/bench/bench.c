@@ -197,6 +197,24 @@ int pmu_type(const char *name)
 	return read_number(path);
 }
 
+/*
+ * Whether the arch's PMU counts hardware events here (POWER, or the
+ * testbed's emulated x86 PMU; not a QEMU without one).
+ */
+bool hw_available(void)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_hv = 1;
+	fd = perf_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 /* Tracepoint id of "group:name"; -1 when absent. */
 int tracepoint_id(const char *name)
 {

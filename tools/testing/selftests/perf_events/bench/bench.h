@@ -45,6 +45,7 @@ int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsig
 void attr_init(struct perf_event_attr *attr, __u32 type, __u64 config);
 int open_sw(__u64 config, int group, int disabled);
 int pmu_type(const char *name);
+bool hw_available(void);
 int tracepoint_id(const char *name);
 void pin_cpu(int cpu);
 void raise_nofile(long n);
@@ -58,6 +59,8 @@ const char *unrelated_suffix(void);
 /* ops.c: the loops of P1, P2 and P3, also run by P6 */
 void bench_open_close(const char *name);
 void bench_read(const char *name, int fd, int nr_values);
+/* Self-monitoring read through the mmap'ed user page and rdpmc (x86). */
+void bench_rdpmc(const char *name, int fd);
 void bench_pingpong(const char *name, int nr, __u32 type, __u64 config);
 /* The same, with @nr events the parent opened with inherit before the fork. */
 void bench_pingpong_inherit(const char *name, int nr, __u32 type, __u64 config);

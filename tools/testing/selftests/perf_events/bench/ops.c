@@ -6,6 +6,7 @@
  * events of their own.
  */
 #define _GNU_SOURCE
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +51,61 @@ void bench_read(const char *name, int fd, int nr_values)
 		die("%d values", nr_values);
 	bench_time(name, do_read, &rd);
 }
+
+#if defined(__x86_64__) || defined(__i386__)
+static uint64_t rdpmc(unsigned int counter)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static volatile uint64_t rdpmc_sink;
+
+/* The documented user-page protocol: retry while the kernel updates it. */
+static void do_rdpmc(void *arg)
+{
+	volatile struct perf_event_mmap_page *pc = arg;
+	uint32_t seq, idx;
+	uint64_t count;
+
+	do {
+		seq = pc->lock;
+		asm volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			int64_t pmc = rdpmc(idx - 1);
+
+			pmc <<= 64 - pc->pmc_width;
+			pmc >>= 64 - pc->pmc_width;
+			count += pmc;
+		}
+		asm volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	rdpmc_sink += count;
+}
+
+void bench_rdpmc(const char *name, int fd)
+{
+	struct perf_event_mmap_page *pc;
+
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED)
+		die("%s: mmap", name);
+	if (!pc->cap_user_rdpmc || !pc->index)
+		die("%s: no rdpmc (cap_user_rdpmc %d, index %u)", name,
+		    (int)pc->cap_user_rdpmc, pc->index);
+	bench_time(name, do_rdpmc, pc);
+	munmap(pc, getpagesize());
+}
+#else
+void bench_rdpmc(const char *name, int fd)
+{
+	die("%s: no rdpmc on this arch", name);
+}
+#endif
 
 static void open_events_inherit(int nr, __u32 type, __u64 config, int *fds, bool inherit)
 {

@@ -3,9 +3,9 @@
  * P3: context switches.  Two tasks pinned on CPU 0 ping-pong one byte
  * through two pipes; each task has 0, 1, 16 or 64 enabled counting
  * events of its own (no inheritance): software (task-clock) and, where
- * a PMU is there, "hardware" ones: the POWER PMU (instructions) on
- * ppc64le, the test PMU perfev_test on x86_64 (4 counters, so 16 and 64
- * events multiplex).  One op = one round trip = two context switches.
+ * a PMU is there, "hardware" ones: instructions on the arch's PMU (POWER,
+ * or the testbed's emulated x86 PMU), else the test PMU perfev_test (4
+ * counters); 16 and 64 events multiplex on either.  One op = one round trip = two context switches.
  * The loop is bench_pingpong() in ops.c.  inherit4: 4 task-clock
  * events the parent opened with inherit before forking its partner, so
  * both hold copies of the same events (perf stat of a workload whose
@@ -46,11 +46,7 @@ int main(int argc, char **argv)
 		bench_pingpong_inherit("P3.ctxsw-inherit4", 4, PERF_TYPE_SOFTWARE,
 				       PERF_COUNT_SW_TASK_CLOCK);
 	/* "Hardware": the arch's PMU, else the test PMU. */
-#if defined(__powerpc64__)
-	type = PERF_TYPE_HARDWARE;
-#else
-	type = pmu_type("perfev_test");
-#endif
+	type = hw_available() ? PERF_TYPE_HARDWARE : pmu_type("perfev_test");
 	for (i = 1; i < 4 && type >= 0; i++) {
 		snprintf(name, sizeof(name), "P3.ctxsw-hw%d", nrs[i]);
 		bench.scale = round_scale(scale, nrs[i]);

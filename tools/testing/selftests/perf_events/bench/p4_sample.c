@@ -8,7 +8,8 @@
  *   sw   page-faults, sample_period 1; workload: fault 64 fresh pages;
  *   tpmu the test PMU perfev_test (x86_64), config 0x01, period 10 us of
  *        counter time; its overflow is an hrtimer; workload: a busy loop;
- *   hw   the POWER PMU (ppc64le) instructions, period 20000, user only;
+ *   hw   the arch PMU (POWER, or the emulated x86 PMU) instructions,
+ *        period 20000, user only;
  *        workload: a busy loop;
  * each without and with callchains (-cc: PERF_SAMPLE_CALLCHAIN).
  */
@@ -124,12 +125,10 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "P4.sample-tpmu%s", cc ? "-cc" : "");
 		if (type >= 0 && want(name))
 			run(name, type, 0x01, 10000, 0, cc, busy_chunk, iters(400));
-#if defined(__powerpc64__)
 		snprintf(name, sizeof(name), "P4.sample-hw-insns%s", cc ? "-cc" : "");
-		if (want(name))
+		if (hw_available() && want(name))
 			run(name, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 20000, 1, cc,
 			    busy_chunk, iters(400));
-#endif
 	}
 	return 0;
 }
