@@ -21,7 +21,7 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 #   amd      an AMD Zen 3 with PerfMonV2, labelled ...-amd;
 #   amd-v1   the same without PerfMonV2 (the legacy handler), ...-amd-v1;
 #            these three run the perfev binaries that drive the PMU
-#            (X86_PMU_TESTS);
+#            (X86_PMU_TESTS) and the client scenarios;
 #   testpmu  no PMU, where the test-only perfev_test PMU registers: the
 #            perfev binaries that need it (TESTPMU_TESTS).
 TESTPMU_TESTS=constraints,aux,cgroup,inherit_groups
@@ -70,9 +70,15 @@ for arch in "${arches[@]}"; do
 		if [ "$arch" = x86_64 ] && [ "$boot" != main ] && [ "$boot" != testpmu ]; then
 			tests=$(boot_tests "$X86_PMU_TESTS")
 			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
-			[ -n "$tests" ] || continue
+			# and the real-client scenarios (perf, PAPI, a
+			# self-monitoring reader) on every emulated PMU
+			suites=${tests:+perfev}
+			if [ -z "$TESTS" ]; then
+				case ",$SUITES," in *,scenarios,*) suites="$suites${suites:+,}scenarios" ;; esac
+			fi
+			[ -n "$suites" ] || continue
 			label="$label-${boot#arch-}" pmu=$boot
-			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests kunit.filter_glob=none-at-boot"
+			args="perfev.mode=check perfev.suites=$suites${tests:+ perfev.tests=$tests} kunit.filter_glob=none-at-boot"
 		fi
 		if [ "$boot" = testpmu ]; then
 			tests=$(boot_tests "$TESTPMU_TESTS")

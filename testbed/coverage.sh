@@ -17,7 +17,7 @@ shift 2
 obj=$(COVERAGE=1 obj_dir "$arch" new 0)
 src=$(impl_src new)
 cdir="$OUT/coverage/$arch-$name"
-dirs=(kernel/events arch/powerpc/perf arch/x86/events arch/x86/events/intel drivers/perf)
+dirs=(kernel/events arch/powerpc/perf arch/x86/events arch/x86/events/amd arch/x86/events/intel drivers/perf)
 case "$arch" in
 x86_64) gcov=gcov-12 ;;
 ppc64le) gcov=powerpc64le-linux-gnu-gcov-12 ;;

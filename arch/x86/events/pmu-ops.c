@@ -200,8 +200,13 @@ static void x86_pmu_del(struct perf_event *event, int flags)
 	if (cpuc->txn_flags & PERF_PMU_TXN_ADD)
 		goto driver_del;
 
-	/* its counter may hold a count another task could rdpmc */
-	__set_bit(event->hw.idx, cpuc->dirty);
+	/*
+	 * Its counter may hold a count another task could rdpmc.  An event
+	 * added and removed within one disabled section never got a counter
+	 * (idx -1: 6.1 sets bit -1, the word before the bitmap).
+	 */
+	if (event->hw.idx >= 0)
+		__set_bit(event->hw.idx, cpuc->dirty);
 	x86_pmu_stop(event, PERF_EF_UPDATE);
 
 	for (i = 0; i < cpuc->n_events; i++)

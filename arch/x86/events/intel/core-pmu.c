@@ -65,10 +65,38 @@ void intel_build_v5_constraints(struct event_constraint *table, int nr_fixed)
 }
 
 /*
+ * What both templates share: MSR bases, the event map, constraint
+ * lookup, sysfs, CPU hotplug, LBR access.  Counter writes sign-extend
+ * bit 31 (until full-width writes are found), so periods stay below 2^31.
+ */
+#define INTEL_PMU_COMMON						\
+	.schedule_events	= x86_schedule_events,			\
+	.eventsel		= MSR_ARCH_PERFMON_EVENTSEL0,		\
+	.perfctr		= MSR_ARCH_PERFMON_PERFCTR0,		\
+	.event_map		= intel_pmu_event_map,			\
+	.max_events		= ARRAY_SIZE(intel_perfmon_event_map),	\
+	.apic			= 1,					\
+	.large_pebs_flags	= LARGE_PEBS_FLAGS,			\
+	.max_period		= (1ULL << 31) - 1,			\
+	.get_event_constraints	= intel_get_event_constraints,		\
+	.put_event_constraints	= intel_put_event_constraints,		\
+	.events_sysfs_show	= intel_event_sysfs_show,		\
+	.cpu_prepare		= intel_pmu_cpu_prepare,		\
+	.cpu_starting		= intel_pmu_cpu_starting,		\
+	.cpu_dying		= intel_pmu_cpu_dying,			\
+	.cpu_dead		= intel_pmu_cpu_dead,			\
+	.check_period		= intel_pmu_check_period,		\
+	.lbr_reset		= intel_pmu_lbr_reset_64,		\
+	.lbr_read		= intel_pmu_lbr_read_64,		\
+	.lbr_save		= intel_pmu_lbr_save,			\
+	.lbr_restore		= intel_pmu_lbr_restore
+
+/*
  * Architectural perfmon v1: counters switched one by one.  Virtual CPUs
  * may pair v1 with extra registers, hence the hotplug callbacks.
  */
 static const struct x86_pmu intel_v1_template __initconst = {
+	INTEL_PMU_COMMON,
 	.name			= "core",
 	.handle_irq		= x86_pmu_handle_irq,
 	.disable_all		= x86_pmu_disable_all,
@@ -76,34 +104,14 @@ static const struct x86_pmu intel_v1_template __initconst = {
 	.enable			= core_pmu_enable_event,
 	.disable		= x86_pmu_disable_event,
 	.hw_config		= core_pmu_hw_config,
-	.schedule_events	= x86_schedule_events,
-	.eventsel		= MSR_ARCH_PERFMON_EVENTSEL0,
-	.perfctr		= MSR_ARCH_PERFMON_PERFCTR0,
-	.event_map		= intel_pmu_event_map,
-	.max_events		= ARRAY_SIZE(intel_perfmon_event_map),
-	.apic			= 1,
-	.large_pebs_flags	= LARGE_PEBS_FLAGS,
-	/* Writes sign-extend bit 31: periods stay below 2^31. */
-	.max_period		= (1ULL << 31) - 1,
-	.get_event_constraints	= intel_get_event_constraints,
-	.put_event_constraints	= intel_put_event_constraints,
 	.event_constraints	= intel_core_event_constraints,
 	.guest_get_msrs		= core_guest_get_msrs,
 	.format_attrs		= intel_arch_formats_attr,
-	.events_sysfs_show	= intel_event_sysfs_show,
-	.cpu_prepare		= intel_pmu_cpu_prepare,
-	.cpu_starting		= intel_pmu_cpu_starting,
-	.cpu_dying		= intel_pmu_cpu_dying,
-	.cpu_dead		= intel_pmu_cpu_dead,
-	.check_period		= intel_pmu_check_period,
-	.lbr_reset		= intel_pmu_lbr_reset_64,
-	.lbr_read		= intel_pmu_lbr_read_64,
-	.lbr_save		= intel_pmu_lbr_save,
-	.lbr_restore		= intel_pmu_lbr_restore,
 };
 
 /* Version 2 and later: global control, status and overflow acknowledge. */
 static const struct x86_pmu intel_v2_template __initconst = {
+	INTEL_PMU_COMMON,
 	.name			= "Intel",
 	.handle_irq		= intel_pmu_handle_irq,
 	.disable_all		= intel_pmu_disable_all,
@@ -116,32 +124,12 @@ static const struct x86_pmu intel_v2_template __initconst = {
 	.set_period		= intel_pmu_set_period,
 	.update			= intel_pmu_update,
 	.hw_config		= intel_pmu_hw_config,
-	.schedule_events	= x86_schedule_events,
-	.eventsel		= MSR_ARCH_PERFMON_EVENTSEL0,
-	.perfctr		= MSR_ARCH_PERFMON_PERFCTR0,
-	.event_map		= intel_pmu_event_map,
-	.max_events		= ARRAY_SIZE(intel_perfmon_event_map),
-	.apic			= 1,
-	.large_pebs_flags	= LARGE_PEBS_FLAGS,
-	.max_period		= (1ULL << 31) - 1,
-	.get_event_constraints	= intel_get_event_constraints,
-	.put_event_constraints	= intel_put_event_constraints,
 	.pebs_aliases		= intel_pebs_aliases_core2,
 	.format_attrs		= intel_arch3_formats_attr,
-	.events_sysfs_show	= intel_event_sysfs_show,
-	.cpu_prepare		= intel_pmu_cpu_prepare,
-	.cpu_starting		= intel_pmu_cpu_starting,
-	.cpu_dying		= intel_pmu_cpu_dying,
-	.cpu_dead		= intel_pmu_cpu_dead,
 	.guest_get_msrs		= intel_guest_get_msrs,
 	.sched_task		= intel_pmu_sched_task,
 	.swap_task_ctx		= intel_pmu_swap_task_ctx,
-	.check_period		= intel_pmu_check_period,
 	.aux_output_match	= intel_pmu_aux_output_match,
-	.lbr_reset		= intel_pmu_lbr_reset_64,
-	.lbr_read		= intel_pmu_lbr_read_64,
-	.lbr_save		= intel_pmu_lbr_save,
-	.lbr_restore		= intel_pmu_lbr_restore,
 	/*
 	 * The USR/OS filters cannot tell SMM from the rest, and firmware
 	 * runs ring-3 code in SMM: do not count SMM unless asked to.
