@@ -10,7 +10,8 @@
 #   TAG=name (separate guest and result directories, for parallel runs)
 #   REGRESSION=name: a kernel with testbed/regressions/<name>.patch, a bug
 #   the fuzzer must find (build-kernel.sh; obj dir and label -reg-<name>)
-# Results: out/fuzz/<arch>-<impl>[-debug][-reg-<name>][-<tag>]/{console.log,verdict.txt}.
+# Results: out/fuzz/<arch>-<impl>[-debug][-reg-<name>][-<tag>]/{console.log,verdict.txt},
+# and wedge.txt for a wedged guest: its CPUs' program counters and symbols.
 # Exit status 0 only when every arch ran to the end with no splat, no
 # oracle failure and no hung task; with REGRESSION=, only when the fuzzer
 # found the bug (a splat, a hung task or a wedged guest).
@@ -36,8 +37,8 @@ esac
 # time limit (duration + 15 min): stop it once no round has started for
 # three rounds' time plus 5 minutes; the verdict then says it did not
 # finish, with the round and seed that were running.
-watchdog() { # logf
-	local logf=$1 n last_n=0 last=$SECONDS i
+watchdog() { # logf monitor-socket System.map
+	local logf=$1 mon=$2 map=$3 n last_n=0 last=$SECONDS i
 	for i in $(seq 120); do
 		pgrep -f -- "file:$logf" >/dev/null && break
 		sleep 1
@@ -49,6 +50,12 @@ watchdog() { # logf
 			last_n=$n last=$SECONDS
 		elif [ "$n" -gt 0 ] && [ $((SECONDS - last)) -gt "${WEDGE:-$((3 * ROUND + 300))}" ]; then
 			log "no new fuzz round for $((SECONDS - last)) s: the guest is wedged, stopping it"
+			# where its CPUs are, before it goes (wedge.txt)
+			if [ -S "$mon" ] && [ -f "$map" ]; then
+				python3 "$TOP/testbed/wedge_dump.py" "$mon" "$map" > "${logf%/*}/wedge.txt" 2>&1 || true
+				log "guest CPUs when stopped: ${logf%/*}/wedge.txt"
+				sort "${logf%/*}/wedge.txt" | awk '{print $4, $6}' | sort | uniq -c | sort -rn | head -n 6 >&2 || true
+			fi
 			pkill -f -- "file:$logf"
 			return
 		fi
@@ -65,9 +72,12 @@ for arch in "${arches[@]}"; do
 	mkdir -p "$rdir"
 	log "fuzzing $label for ${secs}s, seed $SEED, $WORKERS workers"
 	rm -f "$rdir/console.log"
-	watchdog "$rdir/console.log" &
+	mon="$rdir/monitor.sock"
+	rm -f "$mon"
+	obj=${kernel%/arch/x86/boot/bzImage} obj=${obj%/vmlinux}
+	watchdog "$rdir/console.log" "$mon" "$obj/System.map" &
 	wpid=$!
-	QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
+	QEMU_MONITOR=$mon QEMU_MEM=$(guest_mem "$DEBUG") "$TOP/testbed/run-qemu.sh" "$arch" "$kernel" "$gdir/initramfs.cpio" \
 		"$rdir/console.log" $((secs + 900)) \
 		"perfev.mode=fuzz perfev.seed=$SEED perfev.duration=$secs perfev.workers=$WORKERS perfev.round=$ROUND${EXCLUDE:+ perfev.exclude=$EXCLUDE}"
 	kill "$wpid" 2>/dev/null || true

@@ -74,8 +74,12 @@ esac
 rm -f "$logf"
 start=$SECONDS
 set +e
+# QEMU_MONITOR=PATH: the QEMU monitor on that unix socket (fuzz.sh asks
+# it where a wedged guest's CPUs are, testbed/wedge_dump.py).
+mon=(-monitor none)
+[ -n "${QEMU_MONITOR:-}" ] && mon=(-monitor "unix:$QEMU_MONITOR,server=on,wait=off")
 timeout -k 10 "$limit" "${qemu[@]}" -accel tcg -nodefaults -display none -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" -serial "file:$logf" -monitor none < /dev/null
+	-kernel "$kernel" -initrd "$initrd" -serial "file:$logf" "${mon[@]}" < /dev/null
 rc=$?
 set -e
 [ "$rc" = 124 ] && log "QEMU ($arch) hit the ${limit}s time limit"
