@@ -46,7 +46,9 @@ int main(int argc, char **argv)
 		bench_pingpong_inherit("P3.ctxsw-inherit4", 4, PERF_TYPE_SOFTWARE,
 				       PERF_COUNT_SW_TASK_CLOCK);
 	/* "Hardware": the arch's PMU, else the test PMU. */
-	type = hw_available() ? PERF_TYPE_HARDWARE : pmu_type("perfev_test");
+	type = pmu_type("perfev_test");
+	if (hw_available())
+		type = PERF_TYPE_HARDWARE;
 	for (i = 1; i < 4 && type >= 0; i++) {
 		snprintf(name, sizeof(name), "P3.ctxsw-hw%d", nrs[i]);
 		bench.scale = round_scale(scale, nrs[i]);
