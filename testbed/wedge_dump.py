@@ -10,23 +10,14 @@ NMI storm) still says where it is.  fuzz.sh runs it before it stops a
 wedged guest; the output goes to the run's wedge.txt.
 """
 import bisect
+import os
 import re
 import socket
 import sys
 import time
 
-
-def load_symbols(path):
-    addrs, names = [], []
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) < 3 or parts[1] not in 'tTwW':
-                continue
-            addrs.append(int(parts[0], 16))
-            names.append(parts[2])
-    order = sorted(range(len(addrs)), key=addrs.__getitem__)
-    return [addrs[i] for i in order], [names[i] for i in order]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'profile'))
+from kprof_report import load_map  # noqa: E402  (System.map, sorted by address)
 
 
 def symbolize(pc, addrs, names):
@@ -62,7 +53,7 @@ def monitor(sock_path, command):
 def main():
     sock, sysmap = sys.argv[1], sys.argv[2]
     samples = int(sys.argv[3]) if len(sys.argv) > 3 else 5
-    addrs, names = load_symbols(sysmap)
+    addrs, names = load_map(sysmap)
     pc_re = re.compile(r'\b(RIP|NIP|PC)\s*=?\s*([0-9a-fA-F]{8,16})')
     cpu_re = re.compile(r'^CPU#(\d+)', re.M)
     for n in range(samples):

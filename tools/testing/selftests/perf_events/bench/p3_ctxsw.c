@@ -54,7 +54,8 @@ int main(int argc, char **argv)
 		bench.scale = round_scale(scale, nrs[i]);
 		if (want(name))
 			bench_pingpong(name, nrs[i], type,
-				       type == PERF_TYPE_HARDWARE ? PERF_COUNT_HW_INSTRUCTIONS : 0x01);
+				       type == PERF_TYPE_HARDWARE ?
+				       PERF_COUNT_HW_INSTRUCTIONS : 0x01);
 	}
 	bench.scale = scale;
 	return 0;
