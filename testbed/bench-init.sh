@@ -52,7 +52,7 @@ run() { # program args...
 }
 
 cd /tmp
-for p in p1_open p2_read p3_ctxsw p4_sample p5_fork p7_tracepoint p8_memory; do
+for p in p1_open p2_read p3_ctxsw p4_sample p5_fork p7_tracepoint p8_memory p9_mux; do
 	selected "$p" && run "$p"
 done
 

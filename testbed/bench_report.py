@@ -10,7 +10,8 @@ one arch and core (IMPL upstream or new).  Per case and core the value is
 the median over the rounds, and the spread is (max - min) / median; the
 table's spread is the larger of the two cores'.  ratio = ours / upstream.
 A case is "slower" when its ratio exceeds 1 by more than its spread (and
-by at least 1%).  Writes DIR/bench.json, DIR/table.txt, DIR/ratio.svg and
+by at least 1%); for P9's ".share" cases (more is better) when it is below
+1 by as much.  Writes DIR/bench.json, DIR/table.txt, DIR/ratio.svg and
 DIR/p6-scale.svg; with --doc, the table between the BENCH-TABLE markers of
 the reStructuredText file.
 """
@@ -58,8 +59,12 @@ def rows_of(data, units):
             spreads = [s for s in (sp_up, sp_new) if s is not None]
             ratio = new / up if up and new is not None else None
             spread = max(spreads) if spreads else None
-            slower = (ratio is not None and spread is not None and
-                      ratio - 1 > max(spread / 100, 0.01))
+            # P9's share is the one case where more is better
+            worse = ratio - 1 if ratio is not None else None
+            if worse is not None and case.endswith('.share'):
+                worse = 1 - ratio
+            slower = (worse is not None and spread is not None and
+                      worse > max(spread / 100, 0.01))
             rows.append(OrderedDict(arch=arch, case=case, unit=units[case],
                                     upstream=up, ours=new, ratio=ratio,
                                     spread=spread, slower=slower,

@@ -274,6 +274,7 @@ static void group_update_userpages(struct perf_event *leader)
 static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bool pinned)
 {
 	struct perf_event *leader, *tmp;
+	int fit_below = INT_MAX;
 	bool full = false;
 
 	if (!cpmu || !cpmu->ctx->is_active)
@@ -286,18 +287,29 @@ static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bo
 		}
 		return;
 	}
-	/* from the first group that does not fit on, all wait for rotation */
+	/*
+	 * First fit: after a group that does not fit, only smaller ones are
+	 * tried; once a single event does not fit, none is.  Those left out
+	 * wait for their turn (rotation.c).
+	 */
 	list_for_each_entry(leader, &cpmu->flexible, group_entry) {
-		if (!full && !group_sched_in(leader, cpmu, cp))
+		int size = leader->nr_siblings + 1;
+
+		if (size < fit_below && !group_sched_in(leader, cpmu, cp))
 			continue;
+		if (size < fit_below)
+			fit_below = size;
 		if (!full) {
 			full = true;
 			cpmu->rotate_necessary = true;
 			perf_cpu_pmu_start_timer(cp);
 		}
 		/* with no event mapped anywhere, no user page to refresh */
-		if (!atomic_read(&perf_nr_mapped_events))
-			break;
+		if (!atomic_read(&perf_nr_mapped_events)) {
+			if (fit_below == 1)
+				break;
+			continue;
+		}
 		group_update_userpages(leader);
 	}
 }
@@ -317,13 +329,27 @@ static void cpmu_sched_out(struct perf_ctx_pmu *cpmu, bool flexible_only)
 	perf_pmu_enable(cpmu->pmu);
 }
 
+/*
+ * The flexible groups of both parts, the CPU's first unless it is the
+ * task's turn to go first (rotation.c); with @cpu_too false only the
+ * task's, after the CPU's that are on.
+ */
+static void flexible_sched_in(struct perf_cpu_pmu *cp, bool cpu_too)
+{
+	if (cp->task_first)
+		cpmu_sched_in(cp->task_part, cp, false);
+	if (cpu_too)
+		cpmu_sched_in(cp->cpu_part, cp, false);
+	if (!cp->task_first)
+		cpmu_sched_in(cp->task_part, cp, false);
+}
+
 /* Everything of one PMU on this CPU, in priority order. */
 static void pmu_sched_in(struct perf_cpu_pmu *cp)
 {
 	cpmu_sched_in(cp->cpu_part, cp, true);
 	cpmu_sched_in(cp->task_part, cp, true);
-	cpmu_sched_in(cp->cpu_part, cp, false);
-	cpmu_sched_in(cp->task_part, cp, false);
+	flexible_sched_in(cp, true);
 }
 
 /* One clock read for both contexts: they are brought to one instant. */
@@ -421,6 +447,8 @@ static void pmu_resched_for(struct perf_cpu_pmu *cp, struct perf_event_context *
 		pmu_resched_groups(cp, cpu_group);
 		return;
 	}
+	/* and while the task's groups go first, the CPU's come off too */
+	cpu_group |= cp->task_first;
 	perf_pmu_disable(cp->pmu);
 	cpmu_sched_out(cp->task_part, true);
 	if (cp->task_part)
@@ -429,9 +457,8 @@ static void pmu_resched_for(struct perf_cpu_pmu *cp, struct perf_event_context *
 		cpmu_sched_out(cp->cpu_part, true);
 		if (cp->cpu_part)
 			cp->cpu_part->rotate_necessary = false;
-		cpmu_sched_in(cp->cpu_part, cp, false);
 	}
-	cpmu_sched_in(cp->task_part, cp, false);
+	flexible_sched_in(cp, cpu_group);
 	perf_pmu_enable(cp->pmu);
 }
 
@@ -455,21 +482,15 @@ void perf_cpmu_rotate(struct perf_cpu_pmu *cp)
 	int i;
 
 	cp_update_times(cp);
+	perf_mux_pick_first_part(cp);
 	perf_pmu_disable(cp->pmu);
 	for (i = 0; i < 2; i++) {
 		struct perf_ctx_pmu *cpmu = parts[i];
-		struct perf_event *leader;
 
 		if (!cpmu || !cpmu->rotate_necessary)
 			continue;
+		perf_mux_rotate_part(cpmu, cp);
 		cpmu_sched_out(cpmu, true);
-		/* the first group that may run here goes to the tail */
-		list_for_each_entry(leader, &cpmu->flexible, group_entry) {
-			if (leader->cpu == -1 || leader->cpu == smp_processor_id()) {
-				list_move_tail(&leader->group_entry, &cpmu->flexible);
-				break;
-			}
-		}
 	}
 	pmu_resched(cp);
 	perf_pmu_enable(cp->pmu);
@@ -509,8 +530,8 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 			 * Pinned task groups come before flexible CPU ones:
 			 * flip the CPU's flexible groups only when needed.
 			 */
-			if (!list_empty(&cpmu->pinned) && cp->cpu_part &&
-			    cp->cpu_part->nr_active) {
+			if ((!list_empty(&cpmu->pinned) || cp->task_first) &&
+			    cp->cpu_part && cp->cpu_part->nr_active) {
 				pmu_resched(cp);
 			} else {
 				cpmu_sched_in(cpmu, cp, true);
@@ -543,11 +564,21 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 	list_for_each_entry(cpmu, &ctx->pmu_ctx_list, node) {
 		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
 
+		/* a task that had its turn before the timer ended it */
+		if (ctx->task && perf_mux_turn_over(cpmu))
+			perf_mux_rotate_part(cpmu, cp);
 		cpmu_sched_out(cpmu, false);
 		cpmu->rotate_necessary = false;
 		cpmu->scheduled = false;
-		if (ctx->task && cp->task_part == cpmu)
+		if (ctx->task && cp->task_part == cpmu) {
 			cp->task_part = NULL;
+			/* the CPU's groups it went before take the counters back */
+			if (cp->task_first && cp->cpu_part && cp->cpu_part->rotate_necessary &&
+			    cpuctx && cpuctx->ctx.is_active) {
+				perf_ctx_clock_update(&cpuctx->ctx, now);
+				cpmu_sched_in(cp->cpu_part, cp, false);
+			}
+		}
 	}
 	ctx->is_active = 0;
 	perf_time_clock_stop(&ctx->clock, now);

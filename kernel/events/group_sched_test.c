@@ -8,7 +8,9 @@
  * scheduled states, perf_pmu_migrate_context() moves groups whole with
  * their times, and overflow interrupts are throttled per tick, while
  * those of a counting event are no samples at all; a disable left for an
- * irq_work that runs on a CPU the event has left follows the event.
+ * irq_work that runs on a CPU the event has left follows the event; the
+ * multiplexing policy: first fit, and every group that ran going last at
+ * the end of a turn (a big group and small ones take turns).
  *
  * Locking: none of its own; the fake PMU's per-CPU state is touched only
  * by the core's add/del/txn callbacks, on that CPU with IRQs off.
@@ -472,6 +474,80 @@ static void test_pending_work_follows_the_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, per_cpu_ptr(&fake_cpu, st->cpu)->used, 0);
 }
 
+/* ---- the multiplexing policy (rotation.c) ---- */
+
+static void rotate_on_cpu(void *info)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
+	perf_cpmu_rotate(this_cpu_ptr(fake_pmu.cpu_pmu));
+	perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
+}
+
+/* End the current turn on the test's CPU, as the timer does. */
+static void end_turn(struct kunit *test)
+{
+	struct sched_test_ctx *st = test->priv;
+
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(st->cpu, rotate_on_cpu, NULL, 1), 0);
+}
+
+static void test_first_fit_after_a_group_that_does_not_fit(struct kunit *test)
+{
+	struct perf_event *a = open_event(test, false, false, NULL);
+	struct perf_event *b = open_event(test, false, false, NULL);
+	struct perf_event *b1 = open_event(test, false, false, b);
+	struct perf_event *c = open_event(test, false, false, NULL);
+
+	/* a takes a counter, b's pair does not fit in the other: c does */
+	KUNIT_EXPECT_EQ(test, a->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, b->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, b1->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, c->state, PERF_EVENT_STATE_ACTIVE);
+}
+
+static void test_turn_ends_for_every_group_that_ran(struct kunit *test)
+{
+	struct perf_event *ev[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		ev[i] = open_event(test, false, false, NULL);
+	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_INACTIVE);
+	/* both that ran go last: the two that waited run (6.1: 1 and 2) */
+	end_turn(test);
+	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[3]->state, PERF_EVENT_STATE_ACTIVE);
+	end_turn(test);
+	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_INACTIVE);
+}
+
+static void test_big_group_gets_every_other_turn(struct kunit *test)
+{
+	struct perf_event *g = open_event(test, false, false, NULL);
+	struct perf_event *g1 = open_event(test, false, false, g);
+	struct perf_event *s1 = open_event(test, false, false, NULL);
+	struct perf_event *s2 = open_event(test, false, false, NULL);
+	int turn;
+
+	for (turn = 0; turn < 4; turn++) {
+		bool big = !(turn & 1);
+
+		KUNIT_EXPECT_EQ(test, g->state == PERF_EVENT_STATE_ACTIVE, big);
+		KUNIT_EXPECT_EQ(test, g1->state == PERF_EVENT_STATE_ACTIVE, big);
+		KUNIT_EXPECT_EQ(test, s1->state == PERF_EVENT_STATE_ACTIVE, !big);
+		KUNIT_EXPECT_EQ(test, s2->state == PERF_EVENT_STATE_ACTIVE, !big);
+		end_turn(test);
+	}
+}
+
 static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_pinned_overflow_goes_to_error),
 	KUNIT_CASE(test_pinned_before_flexible),
@@ -483,6 +559,9 @@ static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_overflows_are_throttled_per_tick),
 	KUNIT_CASE(test_counting_event_overflow_is_no_sample),
 	KUNIT_CASE(test_pending_work_follows_the_event),
+	KUNIT_CASE(test_first_fit_after_a_group_that_does_not_fit),
+	KUNIT_CASE(test_turn_ends_for_every_group_that_ran),
+	KUNIT_CASE(test_big_group_gets_every_other_turn),
 	{}
 };
 

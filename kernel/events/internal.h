@@ -67,6 +67,8 @@ struct perf_ctx_pmu {
 	int				nr_active;	/* leaders in active */
 	bool				rotate_necessary; /* a flexible group did not fit */
 	bool				scheduled;	/* this part is scheduled in */
+	/* context time when the flexible groups' turn ends (rotation.c) */
+	u64				mux_turn_end;
 };
 
 /*
@@ -86,6 +88,12 @@ struct perf_cpu_pmu {
 	struct hrtimer			timer;
 	ktime_t				interval;
 	bool				timer_active;
+	/*
+	 * Whose flexible groups go first: the task part's every other turn
+	 * while both parts have groups left out (rotation.c)
+	 */
+	bool				task_first;
+	u32				mux_seed;	/* jitter of the intervals */
 };
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
@@ -276,6 +284,10 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
 /* Rotation (rotation.c): move the first flexible group of each list to its tail. */
 void perf_cpmu_rotate(struct perf_cpu_pmu *cp);
+/* rotation.c: the multiplexing policy (IRQs off, on the part's CPU, locked) */
+void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);
+bool perf_mux_turn_over(struct perf_ctx_pmu *cpmu);
+void perf_mux_pick_first_part(struct perf_cpu_pmu *cp);
 /* @fn for each group on a PMU of @ctx (its CPU, IRQs off, ctx locked). */
 typedef void (*perf_group_fn)(struct perf_event *leader, void *data);
 void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn fn,

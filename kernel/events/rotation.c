@@ -1,23 +1,124 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Multiplexing: the per-PMU, per-CPU hrtimer that rotates flexible groups
- * when more of them want a PMU than fit on it.
+ * Multiplexing: when more flexible groups want a PMU than fit on it, they
+ * take turns.  Owns the per-PMU, per-CPU hrtimer that ends the turns, the
+ * order the flexible groups of a part are tried in, and whose part goes
+ * first.
  *
- * Owns: struct perf_cpu_pmu's timer fields and their interval (the PMU's
- * perf_event_mux_interval_ms).  The timer runs only while a part scheduled
- * on its CPU needs rotation (group_sched.c sets rotate_necessary and starts
- * it); each expiry rotates (group_sched.c's perf_cpmu_rotate()) and stops
- * the timer when nothing needs rotation any more.
+ * Policy (Documentation/perf_events/core-design.rst, "Multiplexing"; 6.1
+ * moves one group to the tail per interval and tries no group after the
+ * first that does not fit):
+ *  - a turn ends with every flexible group that ran moving to the tail of
+ *    its list, in order, so the groups that waited go first next: each
+ *    group gets the same number of turns, whatever its size;
+ *  - within a turn, groups go on first fit (group_sched.c): after a group
+ *    that does not fit, smaller ones are still tried;
+ *  - a turn lasts an interval drawn uniformly from [1/2, 3/2) of
+ *    perf_event_mux_interval_ms, so that the turns do not alias with a
+ *    periodic workload (the mean is the interval the user set);
+ *  - a task part's turn is measured in its context's time: a task that
+ *    sleeps before the timer ends its turn has its groups rotated when it
+ *    is switched out once it has run for the turn (else a task that works
+ *    in bursts shorter than the interval never rotates, as in 6.1);
+ *  - while the groups of both the CPU and the task context are left out,
+ *    the task's flexible groups go before the CPU's every other turn (in
+ *    6.1 CPU flexible groups that fill the PMU starve the task's).
+ * The timer runs only while a part scheduled on its CPU needs rotation
+ * (group_sched.c sets rotate_necessary and starts it); each expiry rotates
+ * (group_sched.c's perf_cpmu_rotate()) and stops the timer when nothing
+ * needs rotation any more.
  *
  * Locking: cp->timer_lock (raw, IRQs off) guards timer_active and the
  * interval; the rotation itself takes the CPU context's lock, then the
  * task context's.  The timer is pinned to its CPU (HRTIMER_MODE_ABS_PINNED_HARD).
+ * The policy's state (the lists' order, mux_turn_end, task_first,
+ * mux_seed) is touched only on the CPU, with IRQs off, under the
+ * contexts' locks.
  */
 #include <linux/hrtimer.h>
+#include <linux/math64.h>
 
 #include "internal.h"
 
 #define PERF_MUX_DEFAULT_MS	4
+
+/*
+ * The length of the next turn: uniform in [interval / 2, 3 * interval / 2),
+ * from a per-CPU xorshift generator (repeatable runs under -icount).
+ */
+static u64 perf_mux_next_interval(struct perf_cpu_pmu *cp)
+{
+	u64 ns = ktime_to_ns(READ_ONCE(cp->interval));
+	u32 x = cp->mux_seed;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	cp->mux_seed = x;
+	return ns / 2 + mul_u64_u32_shr(ns, x, 32);
+}
+
+/*
+ * End the turn of @cpmu's flexible groups (before they come off): the ones
+ * on the PMU go to the tail of the list, in order.  If none of them is on
+ * (all left out by pinned or exclusive groups, or by the other context's),
+ * the first that may run here goes to the tail, as in 6.1.
+ */
+void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp)
+{
+	struct perf_event *leader;
+	LIST_HEAD(ran);
+
+	list_for_each_entry(leader, &cpmu->active, active_list) {
+		if (!leader->attr.pinned)
+			list_move_tail(&leader->group_entry, &ran);
+	}
+	if (list_empty(&ran)) {
+		list_for_each_entry(leader, &cpmu->flexible, group_entry) {
+			if (leader->cpu == -1 || leader->cpu == smp_processor_id()) {
+				list_move_tail(&leader->group_entry, &cpmu->flexible);
+				break;
+			}
+		}
+	}
+	list_splice_tail(&ran, &cpmu->flexible);
+	cpmu->mux_turn_end = cpmu->ctx->clock.time + perf_mux_next_interval(cp);
+}
+
+/* Whether @cpmu's groups have had their turn (its context's clock is current). */
+bool perf_mux_turn_over(struct perf_ctx_pmu *cpmu)
+{
+	return cpmu->rotate_necessary && cpmu->ctx->clock.time >= cpmu->mux_turn_end;
+}
+
+static bool perf_part_has_flexible_on(struct perf_ctx_pmu *cpmu)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, &cpmu->active, active_list) {
+		if (!leader->attr.pinned)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * At the end of a turn: the task part's flexible groups go first in the
+ * next one if they went second in this one while both parts had groups
+ * left out, or while the CPU part's kept all of the task part's out.
+ */
+void perf_mux_pick_first_part(struct perf_cpu_pmu *cp)
+{
+	struct perf_ctx_pmu *task = cp->task_part, *cpu = cp->cpu_part;
+
+	if (!task || !task->rotate_necessary || !cpu || cp->task_first) {
+		cp->task_first = false;
+		return;
+	}
+	cp->task_first = cpu->rotate_necessary || !perf_part_has_flexible_on(task);
+	if (cp->task_first && !perf_part_has_flexible_on(cpu))
+		cp->task_first = false;
+}
 
 static bool perf_cpu_pmu_needs_rotation(struct perf_cpu_pmu *cp)
 {
@@ -41,7 +142,7 @@ static enum hrtimer_restart perf_mux_timer_fn(struct hrtimer *timer)
 
 	raw_spin_lock(&cp->timer_lock);
 	if (again) {
-		hrtimer_forward_now(timer, cp->interval);
+		hrtimer_forward_now(timer, ns_to_ktime(perf_mux_next_interval(cp)));
 		ret = HRTIMER_RESTART;
 	} else {
 		cp->timer_active = false;
@@ -63,6 +164,8 @@ void perf_cpu_pmu_init(struct perf_cpu_pmu *cp, struct pmu *pmu, int cpu)
 	hrtimer_init(&cp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	cp->timer.function = perf_mux_timer_fn;
 	cp->interval = ms_to_ktime(ms);
+	/* any non-zero seed; one per CPU */
+	cp->mux_seed = (cpu + 1) * 2654435761u | 1;
 }
 
 void perf_cpu_pmu_start_timer(struct perf_cpu_pmu *cp)
@@ -75,7 +178,7 @@ void perf_cpu_pmu_start_timer(struct perf_cpu_pmu *cp)
 	raw_spin_lock_irqsave(&cp->timer_lock, flags);
 	if (!cp->timer_active) {
 		cp->timer_active = true;
-		hrtimer_forward_now(&cp->timer, cp->interval);
+		hrtimer_forward_now(&cp->timer, ns_to_ktime(perf_mux_next_interval(cp)));
 		hrtimer_start_expires(&cp->timer, HRTIMER_MODE_ABS_PINNED_HARD);
 	}
 	raw_spin_unlock_irqrestore(&cp->timer_lock, flags);

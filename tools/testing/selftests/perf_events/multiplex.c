@@ -433,4 +433,252 @@ TEST_F(kept_off, user_page_of_groups_kept_off_is_refreshed)
 		close(fill[i]);
 }
 
+/* ---- the multiplexing policy: turns, first fit, no starvation ---- */
+
+#define POLICY_MAX	40
+
+/*
+ * The PMU the policy tests fill, as for kept_off: perfev_test where it is
+ * registered, else user-mode instructions on the hardware PMU.  The
+ * interval is set per test (1 s: no rotation while the test looks; 4 ms:
+ * 6.1's default, many turns).
+ */
+/* The events a policy test opened, all alike. */
+struct policy_events {
+	struct perf_event_attr attr;
+	int cpu;		/* the CPU the test runs on */
+	int fds[POLICY_MAX];
+	int nfds;
+};
+
+FIXTURE(policy)
+{
+	struct policy_events ev;
+	bool have;
+	char path[256];
+	long long saved;
+	bool restore;
+	cpu_set_t orig;
+	int nr;			/* counters the events can use */
+};
+
+static int policy_open(struct policy_events *ev, int group_fd, bool cpu_wide)
+{
+	struct perf_event_attr attr = ev->attr;
+	int fd;
+
+	if (ev->nfds >= POLICY_MAX)
+		return -1;
+	fd = perfev_open(&attr, cpu_wide ? -1 : 0, cpu_wide ? ev->cpu : -1, group_fd, 0);
+	if (fd >= 0)
+		ev->fds[ev->nfds++] = fd;
+	return fd;
+}
+
+static void policy_close_all(struct policy_events *ev)
+{
+	while (ev->nfds)
+		close(ev->fds[--ev->nfds]);
+}
+
+static void spin_ns(__u64 ns)
+{
+	__u64 t = thread_cpu_ns();
+
+	while (thread_cpu_ns() - t < ns)
+		perfev_burn(2000);
+}
+
+/* Whether the event ran all of the time it was enabled, and did run. */
+static bool ran_all_along(int fd)
+{
+	struct perfev_value v;
+
+	return !perfev_read_value(fd, &v) && v.running && v.running == v.enabled;
+}
+
+FIXTURE_SETUP(policy)
+{
+	int type = perfev_pmu_type("perfev_test");
+	const char *pmu = "perfev_test";
+	int i;
+
+	if (type >= 0) {
+		perfev_attr_init(&self->ev.attr, type, PTP_NS);
+	} else {
+		perfev_attr_init(&self->ev.attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		self->ev.attr.exclude_kernel = 1;
+		self->ev.attr.exclude_hv = 1;
+		pmu = "cpu";
+	}
+	self->ev.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	self->ev.attr.disabled = 0;
+	self->have = type >= 0 || perfev_have_hw();
+	self->ev.nfds = 0;
+	self->nr = 0;
+	if (!self->have)
+		return;
+	snprintf(self->path, sizeof(self->path),
+		 "/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms", pmu);
+	self->restore = !perfev_read_int(self->path, &self->saved) && self->saved >= 1;
+	self->ev.cpu = perfev_pin_here(&self->orig);
+	ASSERT_GE(self->ev.cpu, 0);
+	/*
+	 * The counters: single events opened one by one until one waits
+	 * (the newest: never ran, or ran only after a rotation).
+	 */
+	ASSERT_EQ(0, perfev_write_int(self->path, 4));
+	for (i = 0; i < POLICY_MAX; i++) {
+		ASSERT_GE(policy_open(&self->ev, -1, false), 0) TH_LOG("errno %d", errno);
+		spin_ns(2000000);
+		if (!ran_all_along(self->ev.fds[i]))
+			break;
+	}
+	policy_close_all(&self->ev);
+	self->nr = i;
+	ASSERT_GT(self->nr, 1) TH_LOG("fewer than two counters");
+	ASSERT_LT(self->nr, POLICY_MAX / 4) TH_LOG("%d counters", self->nr);
+}
+
+/*
+ * A new interval applies from the next time the timer is started: let the
+ * one the setup started run out (nothing left to rotate, it stops).
+ */
+static int policy_set_interval(const char *path, int ms)
+{
+	if (perfev_write_int(path, ms))
+		return -1;
+	usleep(30000);
+	return 0;
+}
+
+FIXTURE_TEARDOWN(policy)
+{
+	policy_close_all(&self->ev);
+	if (self->restore)
+		perfev_write_int(self->path, self->saved);
+	if (self->have)
+		perfev_unpin(&self->orig);
+}
+
+/*
+ * First fit: nr - 1 single events leave one counter; a group of two does
+ * not fit in it, and a single event opened after that group takes it.
+ * 6.1 tries no group after the first that does not fit: the single event
+ * waits for a rotation (none comes within the test's 1 s interval).
+ */
+TEST_F(policy, single_event_fills_the_counter_a_group_left)
+{
+	int i, lead, last;
+
+	if (!self->have)
+		SKIP(return, "neither the perfev_test PMU nor a hardware PMU");
+	ASSERT_EQ(0, policy_set_interval(self->path, 1000));
+	for (i = 0; i < self->nr - 1; i++)
+		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
+	lead = policy_open(&self->ev, -1, false);
+	ASSERT_GE(lead, 0);
+	ASSERT_GE(policy_open(&self->ev, lead, false), 0);
+	last = policy_open(&self->ev, -1, false);
+	ASSERT_GE(last, 0);
+	spin_ns(20000000);
+	for (i = 0; i < self->nr - 1; i++)
+		EXPECT_TRUE(ran_all_along(self->ev.fds[i])) TH_LOG("single %d", i);
+	EXPECT_TRUE(ran_all_along(last)) TH_LOG("the single event after the group waited");
+}
+
+/* Percent of its enabled time @fd ran. */
+static double share_of(int fd)
+{
+	struct perfev_value v;
+
+	if (perfev_read_value(fd, &v) || !v.enabled)
+		return -1;
+	return 100.0 * v.running / v.enabled;
+}
+
+/*
+ * A group as big as the PMU beside three single events: every group that
+ * ran goes to the tail at the end of a turn, so the big group and the
+ * singles take turns, half of the time each.  6.1 moves one group per
+ * interval and stops at the first that does not fit: the big group runs
+ * one interval in four (25 %).
+ */
+TEST_F(policy, big_group_gets_every_other_turn)
+{
+	int i, lead;
+	double big;
+
+	if (!self->have)
+		SKIP(return, "neither the perfev_test PMU nor a hardware PMU");
+	ASSERT_EQ(0, policy_set_interval(self->path, 4));
+	lead = policy_open(&self->ev, -1, false);
+	ASSERT_GE(lead, 0);
+	for (i = 1; i < self->nr; i++)
+		ASSERT_GE(policy_open(&self->ev, lead, false), 0);
+	for (i = 0; i < 3; i++)
+		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
+	spin_ns(400000000);
+	big = share_of(lead);
+	EXPECT_GE(big, 40.0) TH_LOG("the group of %d ran %.1f %% of the time", self->nr, big);
+	for (i = self->nr; i < self->nr + 3; i++)
+		EXPECT_GE(share_of(self->ev.fds[i]), 30.0) TH_LOG("single %d", i - self->nr);
+}
+
+/*
+ * A task that works in bursts shorter than the interval, asleep in
+ * between, with twice as many single events as counters: its turns are
+ * measured in the time it runs, so every event gets some.  In 6.1 the
+ * timer always finds the task asleep and stops; the groups that did not
+ * fit at the first burst never run.
+ */
+TEST_F(policy, task_working_in_short_bursts_rotates)
+{
+	int i, burst;
+
+	if (!self->have)
+		SKIP(return, "neither the perfev_test PMU nor a hardware PMU");
+	ASSERT_EQ(0, policy_set_interval(self->path, 4));
+	for (i = 0; i < 2 * self->nr; i++)
+		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
+	for (burst = 0; burst < 60; burst++) {
+		spin_ns(1000000);
+		usleep(5000);
+	}
+	for (i = 0; i < 2 * self->nr; i++) {
+		struct perfev_value v;
+
+		ASSERT_EQ(0, perfev_read_value(self->ev.fds[i], &v));
+		EXPECT_GT(v.running, 0ULL) TH_LOG("event %d of %d never ran", i, 2 * self->nr);
+	}
+}
+
+/*
+ * CPU-wide flexible events that more than fill the PMU, and two of the
+ * task's: while both have groups left out, the task's go first every
+ * other turn.  In 6.1 the CPU's flexible groups always go first, and the
+ * task's never run.
+ */
+TEST_F(policy, cpu_wide_groups_do_not_starve_the_tasks)
+{
+	int i;
+
+	if (!self->have)
+		SKIP(return, "neither the perfev_test PMU nor a hardware PMU");
+	ASSERT_EQ(0, policy_set_interval(self->path, 4));
+	for (i = 0; i < self->nr + 1; i++)
+		ASSERT_GE(policy_open(&self->ev, -1, true), 0) TH_LOG("CPU-wide: errno %d", errno);
+	for (i = 0; i < 2; i++)
+		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
+	spin_ns(200000000);
+	for (i = self->nr + 1; i < self->nr + 3; i++) {
+		double share = share_of(self->ev.fds[i]);
+
+		EXPECT_GE(share, 10.0) TH_LOG("task event %d ran %.1f %%", i - self->nr - 1, share);
+	}
+	for (i = 0; i < self->nr + 1; i++)
+		EXPECT_GT(share_of(self->ev.fds[i]), 0.0) TH_LOG("CPU-wide event %d", i);
+}
+
 TEST_HARNESS_MAIN
