@@ -302,6 +302,7 @@ static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bo
 		if (!full) {
 			full = true;
 			cpmu->rotate_necessary = true;
+			perf_mux_start_turn(cpmu, cp);
 			perf_cpu_pmu_start_timer(cp);
 		}
 		/* with no event mapped anywhere, no user page to refresh */
@@ -312,6 +313,9 @@ static void cpmu_sched_in(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp, bo
 		}
 		group_update_userpages(leader);
 	}
+	/* all on: no turn runs */
+	if (!full && cpmu->mux_turn_end)
+		cpmu->mux_turn_end = 0;
 }
 
 static void cpmu_sched_out(struct perf_ctx_pmu *cpmu, bool flexible_only)

@@ -67,7 +67,7 @@ struct perf_ctx_pmu {
 	int				nr_active;	/* leaders in active */
 	bool				rotate_necessary; /* a flexible group did not fit */
 	bool				scheduled;	/* this part is scheduled in */
-	/* context time when the flexible groups' turn ends (rotation.c) */
+	/* context time when the flexible groups' turn ends, 0: none runs */
 	u64				mux_turn_end;
 };
 
@@ -286,6 +286,7 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 void perf_cpmu_rotate(struct perf_cpu_pmu *cp);
 /* rotation.c: the multiplexing policy (IRQs off, on the part's CPU, locked) */
 void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);
+void perf_mux_start_turn(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);
 bool perf_mux_turn_over(struct perf_ctx_pmu *cpmu);
 void perf_mux_pick_first_part(struct perf_cpu_pmu *cp);
 /* @fn for each group on a PMU of @ctx (its CPU, IRQs off, ctx locked). */

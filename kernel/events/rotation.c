@@ -85,10 +85,21 @@ void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp)
 	cpmu->mux_turn_end = cpmu->ctx->clock.time + perf_mux_next_interval(cp);
 }
 
+/*
+ * A group of @cpmu was left out: unless a turn runs already, the one of the
+ * groups now on ends an interval from now (mux_turn_end 0: no turn runs).
+ */
+void perf_mux_start_turn(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp)
+{
+	if (!cpmu->mux_turn_end)
+		cpmu->mux_turn_end = cpmu->ctx->clock.time + perf_mux_next_interval(cp);
+}
+
 /* Whether @cpmu's groups have had their turn (its context's clock is current). */
 bool perf_mux_turn_over(struct perf_ctx_pmu *cpmu)
 {
-	return cpmu->rotate_necessary && cpmu->ctx->clock.time >= cpmu->mux_turn_end;
+	return cpmu->rotate_necessary && cpmu->mux_turn_end &&
+	       cpmu->ctx->clock.time >= cpmu->mux_turn_end;
 }
 
 static bool perf_part_has_flexible_on(struct perf_ctx_pmu *cpmu)
