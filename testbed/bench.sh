@@ -102,6 +102,8 @@ for arch in "${arches[@]}"; do
 done
 doc=()
 [ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY$CASES$P6" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
+# P9's own table, from any run of it on both arches and both cores
+[ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$CASES" ] && doc+=(--p9-doc "$TOP/Documentation/perf_events/performance.rst")
 python3 "$TOP/testbed/bench_report.py" --out "$bdir" --shift "$ICOUNT_SHIFT" --rounds "$ROUNDS" \
 	--wall "$((SECONDS - start))" "${doc[@]}" "${results[@]}"
 log "make bench: $((SECONDS - start)) s"

@@ -211,10 +211,74 @@ def scale_svg(rows):
     return svg_doc(cols * (pw + ml + 20) + 20, ly + 35, parts)
 
 
-def update_doc(path, text):
+# --- P9: multiplexing accuracy ----------------------------------------------
+
+def p9_rows(rows):
+    """(arch, workload-set) -> {metric: (upstream, ours)} of the P9 cases."""
+    out = OrderedDict()
+    for r in rows:
+        m = re.match(r'^P9\.(\S+)\.(mae|worst|share|starved)$', r['case'])
+        if m:
+            out.setdefault((r['arch'], m.group(1)), {})[m.group(2)] = (r['upstream'], r['ours'])
+    return out
+
+
+def p9_rst(p9):
+    head = ['arch', 'workload-set', 'mae 6.1', 'mae ours', 'worst 6.1', 'worst ours',
+            'share 6.1', 'share ours', 'starved 6.1', 'starved ours']
+    body = []
+    for (arch, ws), m in p9.items():
+        cells = [arch, ws]
+        for metric, nd in (('mae', 2), ('worst', 2), ('share', 1), ('starved', 0)):
+            up, new = m.get(metric, (None, None))
+            cells += [fmt(up, nd), fmt(new, nd)]
+        body.append(cells)
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    sep = '  '.join('=' * w for w in widths)
+
+    def line(cells):
+        return '  '.join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return '\n'.join([sep, line(head), sep] + [line(b) for b in body] + [sep])
+
+
+def p9_svg(p9):
+    """Mean absolute error per workload and set, 6.1 against ours (log scale)."""
+    keys = list(p9)
+    if not keys:
+        return svg_doc(300, 40, ['<text x="10" y="25">no P9 results</text>'])
+    bar, gap, left, top, width = 9, 8, 170, 40, 460
+    lo, hi = -2, 2   # 0.01 % .. 100 %
+    x = lambda v: left + (min(max(math.log10(max(v, 10 ** lo)), lo), hi) - lo) / (hi - lo) * width
+    h = top + len(keys) * (2 * bar + gap) + 50
+    parts = [f'<text x="{left}" y="20" font-size="14">P9: mean absolute error of the '
+             f'scaled estimates, % (log scale; less is better)</text>']
+    for e in range(lo, hi + 1):
+        v = 10 ** e
+        parts.append(f'<line x1="{x(v):.1f}" y1="{top - 5}" x2="{x(v):.1f}" y2="{h - 40}" stroke="#ddd"/>')
+        parts.append(f'<text x="{x(v):.1f}" y="{h - 25}" text-anchor="middle">{v:g}</text>')
+    for i, key in enumerate(keys):
+        y = top + i * (2 * bar + gap)
+        parts.append(f'<text x="{left - 6}" y="{y + 2 * bar - 2}" text-anchor="end">'
+                     f'{escape(key[0])} {escape(key[1])}</text>')
+        for j, impl in enumerate(('upstream', 'new')):
+            v = p9[key].get('mae', (None, None))[j]
+            if v is None:
+                continue
+            parts.append(f'<rect x="{left}" y="{y + j * bar}" width="{x(v) - left:.1f}" '
+                         f'height="{bar - 1}" fill="{COLORS[impl]}"/>')
+            parts.append(f'<text x="{x(v) + 4:.1f}" y="{y + j * bar + bar - 2}" font-size="9">'
+                         f'{v:.2f}</text>')
+    ly = h - 10
+    for j, (impl, label) in enumerate((('upstream', '6.1'), ('new', 'ours'))):
+        parts.append(f'<rect x="{left + j * 120}" y="{ly - 9}" width="12" height="9" '
+                     f'fill="{COLORS[impl]}"/>')
+        parts.append(f'<text x="{left + j * 120 + 16}" y="{ly}">{label}</text>')
+    return svg_doc(left + width + 60, h, parts)
+
+
+def update_doc(path, text, begin='.. BENCH-TABLE-BEGIN', end='.. BENCH-TABLE-END'):
     with open(path) as f:
         doc = f.read()
-    begin, end = '.. BENCH-TABLE-BEGIN', '.. BENCH-TABLE-END'
     if begin not in doc or end not in doc:
         print(f'bench_report: no {begin}/{end} markers in {path}', file=sys.stderr)
         return
@@ -228,6 +292,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', required=True)
     ap.add_argument('--doc')
+    ap.add_argument('--p9-doc', help='write the P9 table between its markers of this file')
     ap.add_argument('--shift', type=int, default=0)
     ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--wall', type=int, default=0)
@@ -247,15 +312,26 @@ def main():
         json.dump(OrderedDict(meta=meta, results=rows), f, indent=1)
     with open(f'{a.out}/table.txt', 'w') as f:
         f.write(txt + '\n')
+    # P9's accuracy cases have their own table and plot
+    timed = [r for r in rows if not r['case'].startswith('P9.')]
+    p9 = p9_rows(rows)
     with open(f'{a.out}/ratio.svg', 'w') as f:
-        f.write(ratio_svg(rows))
+        f.write(ratio_svg(timed))
     with open(f'{a.out}/p6-scale.svg', 'w') as f:
-        f.write(scale_svg(rows))
+        f.write(scale_svg(timed))
+    with open(f'{a.out}/p9-mux.svg', 'w') as f:
+        f.write(p9_svg(p9))
+    with open(f'{a.out}/p9-table.rst', 'w') as f:
+        f.write(p9_rst(p9) + '\n')
     if a.doc:
         update_doc(a.doc, f'``make bench``, icount shift {a.shift}, {a.rounds} rounds, '
                    f'{a.wall} s wall; medians, ns = instructions at shift 0.\n\n'
-                   + rst_table(rows))
-    print(f'bench: {a.out}/bench.json, table.txt, ratio.svg, p6-scale.svg')
+                   + rst_table(timed))
+    if a.p9_doc and p9:
+        update_doc(a.p9_doc, f'``make bench``, icount shift {a.shift}, {a.rounds} '
+                   f'round(s); medians; % unless noted.\n\n' + p9_rst(p9),
+                   '.. P9-TABLE-BEGIN', '.. P9-TABLE-END')
+    print(f'bench: {a.out}/bench.json, table.txt, ratio.svg, p6-scale.svg, p9-mux.svg, p9-table.rst')
 
 
 if __name__ == '__main__':
