@@ -443,6 +443,7 @@ static void pmu_resched_for(struct perf_cpu_pmu *cp, struct perf_event_context *
 			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
 		} else {
 			cpmu->rotate_necessary = true;
+			perf_mux_start_turn(cpmu, cp);
 			perf_cpu_pmu_start_timer(cp);
 		}
 		return;
@@ -480,21 +481,27 @@ void perf_pmu_resched(struct pmu *pmu)
 	local_irq_restore(flags);
 }
 
-void perf_cpmu_rotate(struct perf_cpu_pmu *cp)
+void perf_cpmu_rotate(struct perf_cpu_pmu *cp, bool force)
 {
 	struct perf_ctx_pmu *parts[2] = { cp->cpu_part, cp->task_part };
+	bool due[2], any = false;
 	int i;
 
 	cp_update_times(cp);
+	for (i = 0; i < 2; i++) {
+		due[i] = parts[i] && parts[i]->rotate_necessary &&
+			 (force || perf_mux_turn_over(parts[i]));
+		any |= due[i];
+	}
+	if (!any)
+		return;
 	perf_mux_pick_first_part(cp);
 	perf_pmu_disable(cp->pmu);
 	for (i = 0; i < 2; i++) {
-		struct perf_ctx_pmu *cpmu = parts[i];
-
-		if (!cpmu || !cpmu->rotate_necessary)
+		if (!due[i])
 			continue;
-		perf_mux_rotate_part(cpmu, cp);
-		cpmu_sched_out(cpmu, true);
+		perf_mux_rotate_part(parts[i], cp);
+		cpmu_sched_out(parts[i], true);
 	}
 	pmu_resched(cp);
 	perf_pmu_enable(cp->pmu);

@@ -481,7 +481,7 @@ static void rotate_on_cpu(void *info)
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 
 	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
-	perf_cpmu_rotate(this_cpu_ptr(fake_pmu.cpu_pmu));
+	perf_cpmu_rotate(this_cpu_ptr(fake_pmu.cpu_pmu), true);
 	perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
 }
 

@@ -283,7 +283,8 @@ void perf_cgroup_resched(struct perf_cpu_context *cpuctx);
 void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
 void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_context *ctx);
 /* Rotation (rotation.c): move the first flexible group of each list to its tail. */
-void perf_cpmu_rotate(struct perf_cpu_pmu *cp);
+/* End the turns that are over (@force: every running one) on this CPU. */
+void perf_cpmu_rotate(struct perf_cpu_pmu *cp, bool force);
 /* rotation.c: the multiplexing policy (IRQs off, on the part's CPU, locked) */
 void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);
 void perf_mux_start_turn(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);

@@ -16,17 +16,18 @@
  *  - a turn lasts an interval drawn uniformly from [1/2, 3/2) of
  *    perf_event_mux_interval_ms, so that the turns do not alias with a
  *    periodic workload (the mean is the interval the user set);
- *  - a task part's turn is measured in its context's time: a task that
- *    sleeps before the timer ends its turn has its groups rotated when it
- *    is switched out once it has run for the turn (else a task that works
- *    in bursts shorter than the interval never rotates, as in 6.1);
+ *  - a turn is measured in its part's context time (mux_turn_end): the
+ *    timer rotates the parts whose turn is over, and a task switched out
+ *    after its turn is over rotates then (6.1's timer may always find a
+ *    task that works in bursts shorter than the interval asleep);
  *  - while the groups of both the CPU and the task context are left out,
  *    the task's flexible groups go before the CPU's every other turn (in
  *    6.1 CPU flexible groups that fill the PMU starve the task's).
  * The timer runs only while a part scheduled on its CPU needs rotation
- * (group_sched.c sets rotate_necessary and starts it); each expiry rotates
- * (group_sched.c's perf_cpmu_rotate()) and stops the timer when nothing
- * needs rotation any more.
+ * (group_sched.c sets rotate_necessary and starts it) and fires when the
+ * first running turn ends; each expiry rotates the parts whose turn is
+ * over (group_sched.c's perf_cpmu_rotate()), is set for the next end, and
+ * stops when nothing needs rotation any more.
  *
  * Locking: cp->timer_lock (raw, IRQs off) guards timer_active and the
  * interval; the rotation itself takes the CPU context's lock, then the
@@ -137,23 +138,55 @@ static bool perf_cpu_pmu_needs_rotation(struct perf_cpu_pmu *cp)
 	       (cp->task_part && cp->task_part->rotate_necessary);
 }
 
+/* Never sooner than this: a turn that just ended is not checked in a loop. */
+#define PERF_MUX_MIN_NS	50000
+
+/*
+ * Nanoseconds until the first running turn of @cp's parts ends (their
+ * clocks are current); a fresh interval if none runs.
+ */
+static u64 perf_mux_until_next_turn(struct perf_cpu_pmu *cp)
+{
+	struct perf_ctx_pmu *parts[2] = { cp->cpu_part, cp->task_part };
+	u64 next = U64_MAX;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct perf_ctx_pmu *cpmu = parts[i];
+		u64 now, left;
+
+		if (!cpmu || !cpmu->rotate_necessary || !cpmu->mux_turn_end)
+			continue;
+		now = cpmu->ctx->clock.time;
+		left = cpmu->mux_turn_end > now ? cpmu->mux_turn_end - now : 0;
+		next = min(next, left);
+	}
+	if (next == U64_MAX)
+		return perf_mux_next_interval(cp);
+	return max_t(u64, next, PERF_MUX_MIN_NS);
+}
+
 static enum hrtimer_restart perf_mux_timer_fn(struct hrtimer *timer)
 {
 	struct perf_cpu_pmu *cp = container_of(timer, struct perf_cpu_pmu, timer);
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	u64 next = 0;
 	bool again;
 
 	lockdep_assert_irqs_disabled();
 	perf_ctx_lock(cpuctx, cpuctx->task_ctx);
+	/* the parts whose turn is over rotate; then wait for the next end */
 	if (perf_cpu_pmu_needs_rotation(cp))
-		perf_cpmu_rotate(cp);
+		perf_cpmu_rotate(cp, false);
 	again = perf_cpu_pmu_needs_rotation(cp);
+	if (again)
+		next = perf_mux_until_next_turn(cp);
 	perf_ctx_unlock(cpuctx, cpuctx->task_ctx);
 
 	raw_spin_lock(&cp->timer_lock);
 	if (again) {
-		hrtimer_forward_now(timer, ns_to_ktime(perf_mux_next_interval(cp)));
+		hrtimer_forward_now(timer, ns_to_ktime(next));
 		ret = HRTIMER_RESTART;
 	} else {
 		cp->timer_active = false;
@@ -179,6 +212,11 @@ void perf_cpu_pmu_init(struct perf_cpu_pmu *cp, struct pmu *pmu, int cpu)
 	cp->mux_seed = (cpu + 1) * 2654435761u | 1;
 }
 
+/*
+ * A part of @cp needs rotation (its caller holds the contexts' locks):
+ * unless the timer runs, it fires when the first turn ends.  A timer that
+ * runs already fires at the end it was set for, and then at the next.
+ */
 void perf_cpu_pmu_start_timer(struct perf_cpu_pmu *cp)
 {
 	unsigned long flags;
@@ -189,8 +227,8 @@ void perf_cpu_pmu_start_timer(struct perf_cpu_pmu *cp)
 	raw_spin_lock_irqsave(&cp->timer_lock, flags);
 	if (!cp->timer_active) {
 		cp->timer_active = true;
-		hrtimer_forward_now(&cp->timer, ns_to_ktime(perf_mux_next_interval(cp)));
-		hrtimer_start_expires(&cp->timer, HRTIMER_MODE_ABS_PINNED_HARD);
+		hrtimer_start(&cp->timer, ns_to_ktime(perf_mux_until_next_turn(cp)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	raw_spin_unlock_irqrestore(&cp->timer_lock, flags);
 }

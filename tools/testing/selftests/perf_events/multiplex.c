@@ -626,7 +626,7 @@ TEST_F(policy, big_group_gets_every_other_turn)
 		ASSERT_GE(policy_open(&self->ev, lead, false), 0);
 	for (i = 0; i < 3; i++)
 		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
-	spin_ns(400000000);
+	spin_ns(800000000);
 	big = share_of(lead);
 	EXPECT_GE(big, 40.0) TH_LOG("the group of %d ran %.1f %% of the time", self->nr, big);
 	for (i = self->nr; i < self->nr + 3; i++)
