@@ -12,7 +12,12 @@
  * page of a group that cannot go on its PMU (kept off by pinned events
  * filling the counters of perfev_test, or of the hardware PMU) is
  * refreshed at each scheduling pass, as 6.1 does: index 0, and times no
- * older than the last pass.
+ * older than the last pass.  The multiplexing policy (core-design.rst,
+ * "Multiplexing"; each case says where 6.1 differs): a single event takes
+ * the counter a group could not use (first fit), a group as big as the PMU
+ * gets every other turn beside three single events, a task working in
+ * short bursts still rotates, and CPU-wide groups that fill the PMU do not
+ * starve the task's.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
