@@ -633,9 +633,9 @@ TEST_F(policy, big_group_gets_every_other_turn)
 		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
 	spin_ns(800000000);
 	big = share_of(lead);
-	fprintf(stderr, "# shares: group of %d %.1f %%, singles %.1f %.1f %.1f %%\n", self->nr, big,
-	       share_of(self->ev.fds[self->nr]), share_of(self->ev.fds[self->nr + 1]),
-	       share_of(self->ev.fds[self->nr + 2]));
+	fprintf(stderr, "# shares: group of %d %.1f %%, singles %.1f %.1f %.1f %%\n",
+		self->nr, big, share_of(self->ev.fds[self->nr]),
+		share_of(self->ev.fds[self->nr + 1]), share_of(self->ev.fds[self->nr + 2]));
 	EXPECT_GE(big, 40.0) TH_LOG("the group of %d ran %.1f %% of the time", self->nr, big);
 	for (i = self->nr; i < self->nr + 3; i++)
 		EXPECT_GE(share_of(self->ev.fds[i]), 30.0) TH_LOG("single %d", i - self->nr);
