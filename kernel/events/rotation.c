@@ -96,13 +96,6 @@ void perf_mux_start_turn(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp)
 		cpmu->mux_turn_end = cpmu->ctx->clock.time + perf_mux_next_interval(cp);
 }
 
-/* Whether @cpmu's groups have had their turn (its context's clock is current). */
-bool perf_mux_turn_over(struct perf_ctx_pmu *cpmu)
-{
-	return cpmu->rotate_necessary && cpmu->mux_turn_end &&
-	       cpmu->ctx->clock.time >= cpmu->mux_turn_end;
-}
-
 static bool perf_part_has_flexible_on(struct perf_ctx_pmu *cpmu)
 {
 	struct perf_event *leader;
