@@ -288,13 +288,15 @@ void perf_cpmu_rotate(struct perf_cpu_pmu *cp, bool force);
 /* rotation.c: the multiplexing policy (IRQs off, on the part's CPU, locked) */
 void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);
 void perf_mux_start_turn(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp);
+void perf_mux_pick_first_part(struct perf_cpu_pmu *cp);
+
 /* Whether @cpmu's groups have had their turn (its context's clock is current). */
 static inline bool perf_mux_turn_over(struct perf_ctx_pmu *cpmu)
 {
 	return cpmu->rotate_necessary && cpmu->mux_turn_end &&
 	       cpmu->ctx->clock.time >= cpmu->mux_turn_end;
 }
-void perf_mux_pick_first_part(struct perf_cpu_pmu *cp);
+
 /* @fn for each group on a PMU of @ctx (its CPU, IRQs off, ctx locked). */
 typedef void (*perf_group_fn)(struct perf_event *leader, void *data);
 void perf_ctx_walk_active_groups(struct perf_event_context *ctx, perf_group_fn fn,
