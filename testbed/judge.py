@@ -93,6 +93,16 @@ def parse_blocks(lines):
     return blocks, rcs, done, outside
 
 
+def running_at(outside, i):
+    """' (during X)': the program the guest ran when console line @i came
+    (the guest prints "perfev: X rc=..." live as each one ends)."""
+    for l in outside[i + 1:]:
+        m = re.match(r"perfev: (\S+) rc=", l)
+        if m:
+            return f" (during {m.group(1)})"
+    return ""
+
+
 def tap_results(suite, name, lines, rc):
     """Results of one kselftest binary: list of (id, status, reason)."""
     res = []
@@ -205,7 +215,7 @@ def main():
                 results.setdefault("kunit", []).extend(k)
 
     splats, known = [], {}
-    for l in outside:
+    for i, l in enumerate(outside):
         if not SPLAT.search(l):
             continue
         text = KTIME.sub("", l.rstrip())
@@ -214,7 +224,7 @@ def main():
         if rule:
             known[rule[0]] = rule[1]
         else:
-            splats.append(text)
+            splats.append(text + running_at(outside, i))
     if not done:
         results.setdefault("kernel", []).append(("kernel:guest-completed", "fail",
                                                   "guest did not finish (crash, hang or time limit)"))
