@@ -200,15 +200,7 @@ static int group_sched_in(struct perf_event *leader, struct perf_ctx_pmu *cpmu,
 	struct pmu *pmu = cpmu->pmu;
 	struct perf_event *sibling, *failed = NULL;
 
-	if (leader->state != PERF_EVENT_STATE_INACTIVE)
-		return 0;
-	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
-		return 0;
-	/* a cgroup group waits, without asking for rotation, for its cgroup */
-	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
-		return 0;
-	/* and a group with a PMU of other CPUs only (hybrid), for such a CPU */
-	if (!perf_group_pmus_match(leader))
+	if (!perf_group_may_run_here(leader))
 		return 0;
 	if (!group_can_go_on(leader, cpmu, cp))
 		return -EAGAIN;
@@ -254,13 +246,7 @@ static void group_update_userpages(struct perf_event *leader)
 {
 	struct perf_event *sibling;
 
-	if (leader->state != PERF_EVENT_STATE_INACTIVE)
-		return;
-	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
-		return;
-	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
-		return;
-	if (!perf_group_pmus_match(leader))
+	if (!perf_group_may_run_here(leader))
 		return;
 	if (atomic_read(&leader->mmap_count))
 		perf_event_update_userpage(leader);

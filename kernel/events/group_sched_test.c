@@ -9,8 +9,10 @@
  * their times, and overflow interrupts are throttled per tick, while
  * those of a counting event are no samples at all; a disable left for an
  * irq_work that runs on a CPU the event has left follows the event; the
- * multiplexing policy: first fit, and every group that ran going last at
- * the end of a turn (a big group and small ones take turns).
+ * multiplexing policy: first fit, and the groups on the PMU longest making
+ * room for the first in line at the end of a turn (singles slide through
+ * the counters, a big group and small ones take turns, an exclusive group
+ * gets the whole PMU).
  *
  * Locking: none of its own; the fake PMU's per-CPU state is touched only
  * by the core's add/del/txn callbacks, on that CPU with IRQs off.
@@ -507,26 +509,47 @@ static void test_first_fit_after_a_group_that_does_not_fit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->state, PERF_EVENT_STATE_ACTIVE);
 }
 
-static void test_turn_ends_for_every_group_that_ran(struct kunit *test)
+/* Which of @ev (@nr groups) are on, as a bit mask. */
+static unsigned int groups_on(struct perf_event **ev, int nr)
 {
+	unsigned int mask = 0;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (ev[i]->state == PERF_EVENT_STATE_ACTIVE)
+			mask |= 1U << i;
+	}
+	return mask;
+}
+
+static void test_oldest_group_makes_room_for_the_first_waiting(struct kunit *test)
+{
+	/* four singles on two counters: a window that slides by one (as in 6.1) */
+	static const unsigned int on[] = { 0x3, 0x6, 0xc, 0x9, 0x3 };
 	struct perf_event *ev[4];
 	int i;
 
 	for (i = 0; i < 4; i++)
 		ev[i] = open_event(test, false, false, NULL);
-	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_ACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_ACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_INACTIVE);
-	/* both that ran go last: the two that waited run (6.1: 1 and 2) */
+	for (i = 0; i < ARRAY_SIZE(on); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, groups_on(ev, 4), on[i], "turn %d", i);
+		end_turn(test);
+	}
+}
+
+static void test_exclusive_group_gets_the_whole_pmu_in_its_turn(struct kunit *test)
+{
+	struct perf_event *ev[3];
+
+	ev[0] = open_event(test, false, false, NULL);
+	ev[1] = open_event(test, false, false, NULL);
+	ev[2] = open_event(test, false, true, NULL);
+	KUNIT_EXPECT_EQ(test, groups_on(ev, 3), 0x3U);
+	/* one counter's room would not do: both that ran go */
 	end_turn(test);
-	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_INACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_INACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_ACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[3]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, groups_on(ev, 3), 0x4U);
 	end_turn(test);
-	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_ACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_ACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, groups_on(ev, 3), 0x3U);
 }
 
 static void test_big_group_gets_every_other_turn(struct kunit *test)
@@ -560,7 +583,8 @@ static struct kunit_case group_sched_cases[] = {
 	KUNIT_CASE(test_counting_event_overflow_is_no_sample),
 	KUNIT_CASE(test_pending_work_follows_the_event),
 	KUNIT_CASE(test_first_fit_after_a_group_that_does_not_fit),
-	KUNIT_CASE(test_turn_ends_for_every_group_that_ran),
+	KUNIT_CASE(test_oldest_group_makes_room_for_the_first_waiting),
+	KUNIT_CASE(test_exclusive_group_gets_the_whole_pmu_in_its_turn),
 	KUNIT_CASE(test_big_group_gets_every_other_turn),
 	{}
 };

@@ -69,6 +69,8 @@ struct perf_ctx_pmu {
 	bool				scheduled;	/* this part is scheduled in */
 	/* context time when the flexible groups' turn ends, 0: none runs */
 	u64				mux_turn_end;
+	/* the group the last turn's end made room for (only compared) */
+	const struct perf_event		*mux_target;
 };
 
 /*
@@ -358,6 +360,22 @@ static inline bool perf_event_is_cgroup(struct perf_event *event)
 #else
 	return false;
 #endif
+}
+
+/*
+ * May @leader's group go on the PMU on this CPU now (enabled and not on,
+ * of this CPU, of the cgroup running here, of a PMU of this CPU)?  One
+ * that may not waits without asking for rotation.  IRQs off.
+ */
+static inline bool perf_group_may_run_here(struct perf_event *leader)
+{
+	if (leader->state != PERF_EVENT_STATE_INACTIVE)
+		return false;
+	if (leader->cpu != -1 && leader->cpu != smp_processor_id())
+		return false;
+	if (perf_event_is_cgroup(leader) && !perf_cgroup_event_runs(leader))
+		return false;
+	return perf_group_pmus_match(leader);
 }
 
 /*

@@ -8,9 +8,16 @@
  * Policy (Documentation/perf_events/core-design.rst, "Multiplexing"; 6.1
  * moves one group to the tail per interval and tries no group after the
  * first that does not fit):
- *  - a turn ends with every flexible group that ran moving to the tail of
- *    its list, in order, so the groups that waited go first next: each
- *    group gets the same number of turns, whatever its size;
+ *  - a turn ends with the flexible groups on the PMU longest making room
+ *    for the first that waits: they go to the tail of the list, oldest
+ *    first, until they hold as many events as it does.  Singles then run
+ *    in a window that slides by one a turn (each stays on for several
+ *    turns in a row: a longer stretch of a periodic workload, a smaller
+ *    error of its estimate than a turn at a time), and a big group goes
+ *    on as soon as it is first in line (in 6.1 a group as big as the PMU
+ *    waits until it is at the head of the list, and only then runs);
+ *    if that group still waits at the next turn's end, or is exclusive,
+ *    every group that ran makes room;
  *  - within a turn, groups go on first fit (group_sched.c): after a group
  *    that does not fit, smaller ones are still tried;
  *  - a turn lasts an interval drawn uniformly from [1/2, 3/2) of
@@ -59,29 +66,49 @@ static u64 perf_mux_next_interval(struct perf_cpu_pmu *cp)
 	return ns / 2 + mul_u64_u32_shr(ns, x, 32);
 }
 
+/* The first flexible group of @cpmu that waits for the PMU here, or NULL. */
+static struct perf_event *perf_mux_first_waiting(struct perf_ctx_pmu *cpmu)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, &cpmu->flexible, group_entry) {
+		if (perf_group_may_run_here(leader))
+			return leader;
+	}
+	return NULL;
+}
+
 /*
- * End the turn of @cpmu's flexible groups (before they come off): the ones
- * on the PMU go to the tail of the list, in order.  If none of them is on
- * (all left out by pinned or exclusive groups, or by the other context's),
- * the first that may run here goes to the tail, as in 6.1.
+ * End the turn of @cpmu's flexible groups (before they come off): the
+ * groups on the PMU longest go to the tail of the list, in order, until
+ * they hold as many events as the first group that waits, which then goes
+ * on.  The list keeps the groups on the PMU in the order they went on, the
+ * oldest first.  All that ran go if that group waited through the last
+ * turn's end already (the room made was not room for it: counter
+ * constraints, another context's groups) or is exclusive, and if none
+ * waits.  If none ran (all left out by pinned or exclusive groups, or by
+ * the other context's), the first that may run here goes to the tail, as
+ * in 6.1.
  */
 void perf_mux_rotate_part(struct perf_ctx_pmu *cpmu, struct perf_cpu_pmu *cp)
 {
-	struct perf_event *leader;
+	struct perf_event *leader, *tmp, *next = perf_mux_first_waiting(cpmu);
+	int room = INT_MAX;
 	LIST_HEAD(ran);
 
-	list_for_each_entry(leader, &cpmu->active, active_list) {
-		if (!leader->attr.pinned)
-			list_move_tail(&leader->group_entry, &ran);
+	if (next && next != cpmu->mux_target && !next->attr.exclusive)
+		room = next->nr_siblings + 1;
+	cpmu->mux_target = next;
+	list_for_each_entry_safe(leader, tmp, &cpmu->flexible, group_entry) {
+		if (room <= 0)
+			break;
+		if (list_empty(&leader->active_list))
+			continue;
+		list_move_tail(&leader->group_entry, &ran);
+		room -= leader->nr_siblings + 1;
 	}
-	if (list_empty(&ran)) {
-		list_for_each_entry(leader, &cpmu->flexible, group_entry) {
-			if (leader->cpu == -1 || leader->cpu == smp_processor_id()) {
-				list_move_tail(&leader->group_entry, &cpmu->flexible);
-				break;
-			}
-		}
-	}
+	if (list_empty(&ran) && next)
+		list_move_tail(&next->group_entry, &cpmu->flexible);
 	list_splice_tail(&ran, &cpmu->flexible);
 	cpmu->mux_turn_end = cpmu->ctx->clock.time + perf_mux_next_interval(cp);
 }

@@ -611,9 +611,9 @@ static double share_of(int fd)
 }
 
 /*
- * A group as big as the PMU beside three single events: every group that
- * ran goes to the tail at the end of a turn, so the big group and the
- * singles take turns, half of the time each.  6.1 moves one group per
+ * A group as big as the PMU beside three single events: at the end of a
+ * turn the groups on the PMU make room for the first in line, so the big
+ * group and the singles take turns, half of the time each.  6.1 moves one group per
  * interval and stops at the first that does not fit: the big group runs
  * one interval in four (25 %).
  */
