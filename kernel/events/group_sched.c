@@ -567,15 +567,14 @@ void perf_ctx_sched_out(struct perf_cpu_context *cpuctx, struct perf_event_conte
 		cpmu_sched_out(cpmu, false);
 		cpmu->rotate_necessary = false;
 		cpmu->scheduled = false;
-		if (ctx->task && cp->task_part == cpmu) {
+		/*
+		 * On a turn the task's groups go first, the CPU's groups they
+		 * kept off stay off until the turn ends (rotation.c): were
+		 * they back on while the task sleeps, their estimates would
+		 * weigh its sleep over its work.
+		 */
+		if (ctx->task && cp->task_part == cpmu)
 			cp->task_part = NULL;
-			/* the CPU's groups it went before take the counters back */
-			if (cp->task_first && cp->cpu_part && cp->cpu_part->rotate_necessary &&
-			    cpuctx && cpuctx->ctx.is_active) {
-				perf_ctx_clock_update(&cpuctx->ctx, now);
-				cpmu_sched_in(cp->cpu_part, cp, false);
-			}
-		}
 	}
 	ctx->is_active = 0;
 	perf_time_clock_stop(&ctx->clock, now);

@@ -29,7 +29,11 @@
  *    task that works in bursts shorter than the interval asleep);
  *  - while the groups of both the CPU and the task context are left out,
  *    the task's flexible groups go before the CPU's every other turn (in
- *    6.1 CPU flexible groups that fill the PMU starve the task's).
+ *    6.1 CPU flexible groups that fill the PMU starve the task's); the
+ *    CPU's groups they keep off stay off until that turn ends, also while
+ *    the task is switched out (back on at once, they would run more while
+ *    the task sleeps than while it works, and their estimates of a
+ *    working task would fall short).
  * The timer runs only while a part scheduled on its CPU needs rotation
  * (group_sched.c sets rotate_necessary and starts it) and fires when the
  * first running turn ends; each expiry rotates the parts whose turn is

@@ -8,7 +8,7 @@
  * exclude_kernel on the arch's PMU; the test PMU's ns event where there is
  * none), so the true count of each is the count of one such event alone on
  * the same workload, measured in the same round.  Workloads, each about
- * 200 ms of guest time (instructions, under -icount), phased 800 ms:
+ * 200 ms of guest time (instructions, under -icount), the phased ones 800 ms:
  *   steady  a user loop;
  *   phased  8 ms periods of the clock: 1 ms of getppid() calls (few user
  *           instructions per ms), then 7 ms of the user loop (many), so
@@ -16,6 +16,9 @@
  *           run alone, includes the time the kernel spent multiplexing in
  *           the measured run: a floor of the error, the same for both
  *           cores);
+ *   phased9 the same with 9 ms periods (1 ms of calls, 8 ms of the loop):
+ *           a 4 ms rotation cycle that happens to cover whole 8 ms periods
+ *           (4 intervals of a group on, 16 ms) does not cover these;
  *   bursty  2 ms of the user loop, then 3 ms asleep, repeated.
  * Event sets (n = the counters these events can use, found by opening them
  * one by one until one stops running all the time):
@@ -90,14 +93,26 @@ static long calibrate(void (*fn)(long))
 	}
 }
 
-enum workload { STEADY, PHASED, BURSTY, NR_WORKLOADS };
-static const char *const wl_names[] = { "steady", "phased", "bursty" };
+enum workload { STEADY, PHASED, PHASED9, BURSTY, NR_WORKLOADS };
+static const char *const wl_names[] = { "steady", "phased", "phased9", "bursty" };
+
+/* 1 ms of getppid() calls, then the loop, until @period_ns is over; repeated */
+static void run_phased(uint64_t period_ns)
+{
+	uint64_t end = now_ns() + PHASED_RUNS * RUN_NS * bench.scale, t;
+
+	while ((t = now_ns()) < end) {
+		if (t % period_ns < 1000000)
+			calls(calls_per_ms / 64 + 1);
+		else
+			user_loop(loop_per_ms / 64 + 1);
+	}
+}
 
 static void run_workload(enum workload wl)
 {
 	long periods, i;
 	double s = bench.scale;
-	uint64_t end, t;
 
 	switch (wl) {
 	case STEADY:
@@ -105,13 +120,10 @@ static void run_workload(enum workload wl)
 		break;
 	case PHASED:
 		/* phases by the clock, as a periodic workload has them */
-		end = now_ns() + PHASED_RUNS * RUN_NS * s;
-		while ((t = now_ns()) < end) {
-			if (t % 8000000 < 1000000)
-				calls(calls_per_ms / 64 + 1);
-			else
-				user_loop(loop_per_ms / 64 + 1);
-		}
+		run_phased(8000000);
+		break;
+	case PHASED9:
+		run_phased(9000000);
 		break;
 	case BURSTY:
 		periods = RUN_NS / 5000000 * s;
