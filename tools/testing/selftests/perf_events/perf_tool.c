@@ -95,7 +95,7 @@ static void __attribute__((constructor)) perf_tool_workload(int argc, char **arg
 	}
 }
 
-static char self[256];
+static char self_exe[256];
 
 #define REQUIRE_PERF()								\
 	do {									\
@@ -103,7 +103,7 @@ static char self[256];
 			SKIP(return, "no %s in this guest", PERF);		\
 		if (!perfev_have_hw())						\
 			SKIP(return, "no hardware PMU");			\
-		if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)	\
+		if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) <= 0)	\
 			SKIP(return, "cannot find this binary");		\
 	} while (0)
 
@@ -173,6 +173,16 @@ static void expect_spin_difference(struct __test_metadata *_metadata,
 
 #define TRIES	3
 
+/*
+ * The tests that run perf stat TRIES times for each of two spins: twelve
+ * perf runs take longer than the harness's default 30 s on a debug kernel
+ * (KASAN, lockdep) under TCG.
+ */
+FIXTURE(repeated) {};
+FIXTURE_SETUP(repeated) {}
+FIXTURE_TEARDOWN(repeated) {}
+#define REPEATED_TIMEOUT	300
+
 /* The lowest count of the @nth event over TRIES runs of perf stat @events. */
 static long long lowest_count(const char *events, unsigned long spin, int nth)
 {
@@ -181,7 +191,7 @@ static long long lowest_count(const char *events, unsigned long spin, int nth)
 
 	for (i = 0; i < TRIES; i++) {
 		if (run(PERF " stat -x, -o " OUT " %s -- %s --spin %lu",
-			events, self, spin))
+			events, self_exe, spin))
 			return -1;
 		v = stat_count(nth, NULL);
 		if (v < 0)
@@ -192,7 +202,7 @@ static long long lowest_count(const char *events, unsigned long spin, int nth)
 	return best;
 }
 
-TEST(stat_instructions_and_cycles)
+TEST_F_TIMEOUT(repeated, stat_instructions_and_cycles, REPEATED_TIMEOUT)
 {
 	long long ins[2], cyc[2];
 	unsigned long n[2] = { SPIN_SHORT, SPIN_LONG };
@@ -215,7 +225,7 @@ TEST(stat_group_counts_together)
 
 	REQUIRE_PERF();
 	ASSERT_EQ(run(PERF " stat -x, -o " OUT " -e '{instructions:u,cycles:u}' -- %s --spin %lu",
-		      self, SPIN_SHORT), 0);
+		      self_exe, SPIN_SHORT), 0);
 	ins = stat_count(0, &run_ins);
 	cyc = stat_count(1, &run_cyc);
 	EXPECT_GE(ins, (long long)(2 * SPIN_SHORT));
@@ -237,7 +247,7 @@ TEST(stat_group_of_forking_command)
 
 	REQUIRE_PERF();
 	ASSERT_EQ(run(PERF " stat -x, -o " OUT " -e '{cycles:u,instructions:u}' -- %s --fork 3 %lu",
-		      self, SPIN_SHORT), 0);
+		      self_exe, SPIN_SHORT), 0);
 	cyc = stat_count(0, &run_cyc);
 	ins = stat_count(1, &run_ins);
 	EXPECT_GT(cyc, 0);
@@ -257,7 +267,7 @@ TEST(stat_group_of_forking_command)
 #define RAW_INS_PMU	"cpu/event=0xc0,umask=0x0/"
 #endif
 
-TEST(stat_raw_codes_count_instructions)
+TEST_F_TIMEOUT(repeated, stat_raw_codes_count_instructions, REPEATED_TIMEOUT)
 {
 	long long raw[2], pmu[2];
 	unsigned long n[2] = { SPIN_SHORT, SPIN_LONG };
@@ -319,7 +329,7 @@ TEST(record_and_report_instructions)
 	if (perfev_write_int(MAX_RATE, 100000) || perfev_write_int(MAX_PERCENT, 0))
 		SKIP(return, "cannot set the sample-rate sysctls (not root?)");
 	rc = run(PERF " record -q -e instructions:u -c 100003 -o " DATA " -- %s --spin %lu",
-		 self, SPIN_LONG);
+		 self_exe, SPIN_LONG);
 	perfev_write_int(MAX_PERCENT, percent);
 	perfev_write_int(MAX_RATE, rate);
 	ASSERT_EQ(rc, 0);
