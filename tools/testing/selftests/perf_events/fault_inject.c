@@ -408,9 +408,10 @@ TEST_F(failslab, ring_buffer_mmap_fails_cleanly_at_every_allocation)
  * A fork of a task with inherited events (a group among them): wherever
  * its allocations fail, in the copy of the events or elsewhere in the
  * fork, the fork fails with ENOMEM, nothing of the half-made child's
- * events stays behind and the parent's events count on.
+ * events stays behind and the parent's events count on.  (A fork per
+ * allocation: longer than the harness's default 30 s on a debug kernel.)
  */
-TEST_F(failslab, fork_with_inherited_events_fails_cleanly_at_every_allocation)
+TEST_F_TIMEOUT(failslab, fork_with_inherited_events_fails_cleanly_at_every_allocation, 300)
 {
 	every_failure_is_clean(_metadata, TRY_FORK);
 }
