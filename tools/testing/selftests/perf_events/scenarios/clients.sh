@@ -85,15 +85,16 @@ scn_stat_group() { # 1: a group, inherited by forked processes and their threads
 
 scn_stat_multiplex() { # 2: more events than counters, multiplexed and scaled
 	have_pmu || return 2
-	case $(uname -m) in
-	x86_64) # 4 general-purpose + 3 fixed counters: 6 of the 8 count at a time
-		evs=cycles,instructions,branches,cycles,instructions,branches,cycles,instructions ;;
-	*)	# POWER: cycles and instructions take PMC1-4 only
-		evs=cycles,instructions,cycles,instructions,cycles,instructions,cycles,instructions ;;
-	esac
 	# user only: the bounds below are the threads' own work, which a debug
 	# kernel's fork and exit (KASAN, lockdep) outweigh 15 times over
-	evs=$(echo "$evs" | sed 's/,/:u,/g; s/$/:u/')
+	case $(uname -m) in
+	x86_64) # 4 general-purpose + 3 fixed counters: 6 of the 8 count at a time
+		evs=cycles:u,instructions:u,branches:u,cycles:u,instructions:u,branches:u
+		evs=$evs,cycles:u,instructions:u ;;
+	*)	# POWER: cycles and instructions take PMC1-4 only
+		evs=cycles:u,instructions:u,cycles:u,instructions:u,cycles:u,instructions:u
+		evs=$evs,cycles:u,instructions:u ;;
+	esac
 	show="$tmp/s2.out $tmp/s2.csv"
 	run "$tmp/s2.out" perf stat -x, -o "$tmp/s2.csv" -e "$evs" -- "$work" -n "$iters"
 	exited $? "perf stat" || return 1
