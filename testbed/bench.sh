@@ -8,7 +8,9 @@
 #   ONLY=p1_open,p6_scale,perf (programs to run)  ICOUNT_SHIFT=0
 #   CASES=P2.read,... (cases of those programs)  P6=cpu:10,... (P6 variants)
 #   PROFILE=1: also count the kernel instructions each function executed
-#   (testbed/profile/: out/bench/ARCH-IMPL.prof and ARCH.profile.txt)
+#   (testbed/profile/: out/bench/ARCH-IMPL.prof and ARCH.profile.txt), and
+#   per case the instructions of perf's own code (core and PMU driver) per
+#   operation: a second table (out/bench/own-table.txt)
 #   BENCH_X86_PMU=arch (default): x86_64 guests have the testbed QEMU's
 #   emulated Intel PMU (architectural perfmon v5), so the hardware cases
 #   run through the x86 PMU driver; none: Debian's QEMU without a PMU
@@ -53,7 +55,7 @@ boot() { # arch kernel initrd log
 		qemu=(qemu-system-ppc64 -M pseries -cpu power9 -append "console=hvc0 $cmdline") ;;
 	esac
 	# the kernel half of the address space
-	[ -n "$PROFILE" ] && plugin=(-plugin "$kprof,out=${logf%.log}.prof,min=$(kernel_base "$arch")")
+	[ -n "$PROFILE" ] && plugin=(-plugin "$kprof,out=${logf%.log}.prof,regions=${logf%.log}.regions,min=$(kernel_base "$arch")")
 	rm -f "$logf"
 	set +e
 	timeout -k 10 "$limit" "${qemu[@]}" "${plugin[@]}" -smp 1 -m 1536 -accel tcg \
@@ -70,8 +72,17 @@ kernel_base() { # arch
 	case "$1" in x86_64) echo ffff800000000000 ;; ppc64le) echo c000000000000000 ;; esac
 }
 
+# Perf's own code in a kernel build: the core and the arch's PMU driver
+# (the perf-own instructions of PROFILE=1, testbed/profile/kprof_regions.py).
+own_objects() { # arch obj-dir
+	case "$1" in
+	x86_64) echo "$2/kernel/events/*.o,$2/arch/x86/events/*.o,$2/arch/x86/events/*/*.o" ;;
+	ppc64le) echo "$2/kernel/events/*.o,$2/arch/powerpc/perf/*.o" ;;
+	esac
+}
+
 start=$SECONDS
-results=() profs=()
+results=() profs=() owns=()
 for arch in "${arches[@]}"; do
 	gdir="$BUILD/guest/$arch-bench"
 	"$TOP/testbed/bench-guest.sh" "$arch" "$gdir"
@@ -93,6 +104,11 @@ for arch in "${arches[@]}"; do
 		results+=("$arch:$impl:$bdir/$arch-$impl.txt")
 		obj=${kernel%/arch/x86/boot/bzImage} obj=${obj%/vmlinux}
 		profs+=("$bdir/$arch-$impl.prof:$obj/System.map")
+		if [ -n "$PROFILE" ]; then
+			python3 "$TOP/testbed/profile/kprof_regions.py" "$bdir/$arch-$impl.regions" "$logf" \
+				"$obj/System.map" "$(own_objects "$arch" "$obj")" > "$bdir/$arch-$impl.own.txt"
+			owns+=("$arch:$impl:$bdir/$arch-$impl.own.txt")
+		fi
 	done
 	if [ -n "$PROFILE" ]; then
 		python3 "$TOP/testbed/profile/kprof_report.py" "${profs[@]}" > "$bdir/$arch.profile.txt"
@@ -104,6 +120,11 @@ doc=()
 [ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY$CASES$P6" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
 # P9's own table, from any run of it on both arches and both cores
 [ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$CASES" ] && doc+=(--p9-doc "$TOP/Documentation/perf_events/performance.rst")
+own=()
+for o in "${owns[@]}"; do own+=(--own "$o"); done
+# the perf-own table, from a PROFILE=1 run on both arches and both cores
+[ ${#own[@]} -gt 0 ] && [ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$CASES$P6" ] &&
+	own+=(--own-doc "$TOP/Documentation/perf_events/performance.rst")
 python3 "$TOP/testbed/bench_report.py" --out "$bdir" --shift "$ICOUNT_SHIFT" --rounds "$ROUNDS" \
-	--wall "$((SECONDS - start))" "${doc[@]}" "${results[@]}"
+	--wall "$((SECONDS - start))" "${doc[@]}" "${own[@]}" "${results[@]}"
 log "make bench: $((SECONDS - start)) s"

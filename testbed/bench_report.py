@@ -276,6 +276,53 @@ def p9_svg(p9):
     return svg_doc(left + width + 60, h, parts)
 
 
+# --- perf's own instructions per operation (PROFILE=1) -----------------------
+
+def load_own(specs):
+    """arch -> case -> impl -> (own, kernel) instructions per op."""
+    own = OrderedDict()
+    for spec in specs:
+        arch, impl, path = spec.split(':', 2)
+        with open(path) as f:
+            for line in f:
+                m = re.match(r'^OWN (\S+) ([0-9.]+) ([0-9.]+) (\d+)$', line.strip())
+                if m:
+                    own.setdefault(arch, OrderedDict()).setdefault(m.group(1), {})[impl] = \
+                        (float(m.group(2)), float(m.group(3)))
+    return own
+
+
+def own_table(own, rows):
+    """Rows: arch, case, perf-own upstream/ours/ratio, kernel upstream/ours,
+    and the whole-op ratio of the timed table."""
+    whole = {(r['arch'], r['case']): r['ratio'] for r in rows}
+    head = ['arch', 'case', 'own 6.1', 'own ours', 'own ratio', 'kernel 6.1',
+            'kernel ours', 'whole-op ratio']
+    body = []
+    for arch, cases in own.items():
+        for case, impls in cases.items():
+            up, new = impls.get('upstream'), impls.get('new')
+            ratio = new[0] / up[0] if up and new and up[0] else None
+            body.append([arch, case, fmt(up and up[0]), fmt(new and new[0]), fmt(ratio, 3),
+                         fmt(up and up[1]), fmt(new and new[1]),
+                         fmt(whole.get((arch, case)), 3)])
+    return head, body
+
+
+def own_text(head, body):
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    return '\n'.join('  '.join(c.rjust(w) if i > 1 else c.ljust(w)
+                               for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+                     for cells in [head, ['-' * w for w in widths]] + body)
+
+
+def own_rst(head, body):
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    sep = '  '.join('=' * w for w in widths)
+    line = lambda cells: '  '.join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return '\n'.join([sep, line(head), sep] + [line(b) for b in body] + [sep])
+
+
 def update_doc(path, text, begin='.. BENCH-TABLE-BEGIN', end='.. BENCH-TABLE-END'):
     with open(path) as f:
         doc = f.read()
@@ -296,6 +343,9 @@ def main():
     ap.add_argument('--shift', type=int, default=0)
     ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--wall', type=int, default=0)
+    ap.add_argument('--own', action='append', default=[],
+                    help="ARCH:IMPL:FILE of kprof_regions.py's OWN lines (PROFILE=1)")
+    ap.add_argument('--own-doc', help='write the perf-own table between its markers of this file')
     ap.add_argument('results', nargs='+')
     a = ap.parse_args()
     data, units = load(a.results)
@@ -331,6 +381,18 @@ def main():
         update_doc(a.p9_doc, f'``make bench``, icount shift {a.shift}, {a.rounds} '
                    f'round(s); medians; % unless noted.\n\n' + p9_rst(p9),
                    '.. P9-TABLE-BEGIN', '.. P9-TABLE-END')
+    own = load_own(a.own)
+    if own:
+        head, body = own_table(own, rows)
+        otxt = own_text(head, body)
+        print('\nperf\'s own instructions per operation (core and PMU driver; kernel = all '
+              'kernel instructions)\n' + otxt)
+        with open(f'{a.out}/own-table.txt', 'w') as f:
+            f.write(otxt + '\n')
+        if a.own_doc:
+            update_doc(a.own_doc, f'``make bench PROFILE=1``, {a.rounds} round(s); '
+                       f'instructions per operation.\n\n' + own_rst(head, body),
+                       '.. OWN-TABLE-BEGIN', '.. OWN-TABLE-END')
     print(f'bench: {a.out}/bench.json, table.txt, ratio.svg, p6-scale.svg, p9-mux.svg, p9-table.rst')
 
 

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../common.sh"
 
 so="$BUILD/kprof/kprof.so" src="$TOP/testbed/profile/kprof.c"
-hdr=${QEMU_PLUGIN_H:-$(ls -d "$BUILD"/qemu-src/qemu-*/include/qemu 2>/dev/null | tail -1 || true)}
+hdr=${QEMU_PLUGIN_H:-$(ls -d "$BUILD"/qemu-src/qemu-*/include/qemu "$BUILD"/qemu/src/include/qemu 2>/dev/null | tail -1 || true)}
 if [ ! -s "$so" ] || [ "$src" -nt "$so" ]; then
 	if [ ! -f "$hdr/qemu-plugin.h" ]; then
 		ver=$(dpkg-query -W -f '${Version}' qemu-system-common)

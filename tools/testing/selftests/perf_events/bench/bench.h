@@ -38,6 +38,14 @@ long iters(long base);
 #define BENCH_ROUND_NS	30000000ULL
 void bench_time(const char *name, void (*op)(void *), void *arg);
 int want(const char *name);
+/*
+ * A measured stretch for testbed/profile's kprof (make bench PROFILE=1):
+ * the kernel instructions between region_start() and region_end() count
+ * toward @name's @ops operations ("BENCH-OPS <name> <ops>"; several
+ * regions of one name add up).  Without the profiler, two no-ops.
+ */
+void region_start(void);
+void region_end(const char *name, long ops);
 void report(const char *name, int round, double value, const char *unit);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

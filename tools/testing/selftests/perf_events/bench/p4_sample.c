@@ -93,10 +93,14 @@ static void run(const char *name, __u32 type, __u64 config, __u64 period, int us
 		ioctl(cfd, PERF_EVENT_IOC_ENABLE, 0);
 		tc = pass(chunk, chunks, NULL, NULL, NULL);
 		ioctl(cfd, PERF_EVENT_IOC_DISABLE, 0);
+		if (r >= 0)
+			region_start();
 		ioctl(sfd, PERF_EVENT_IOC_ENABLE, 0);
 		ts = pass(chunk, chunks, &ring, &samples, &lost);
 		ioctl(sfd, PERF_EVENT_IOC_DISABLE, 0);
 		samples += ring_drain(&ring, &lost);
+		if (r >= 0)
+			region_end(name, samples);
 		if (!samples)
 			die("%s: no samples", name);
 		if (lost)

@@ -60,15 +60,22 @@ int main(int argc, char **argv)
 		long samples = 0;
 
 		tb = loop(n, NULL, NULL);
+		if (r >= 0)
+			region_start();
 		ioctl(cfd, PERF_EVENT_IOC_ENABLE, 0);
 		tc = loop(n, NULL, NULL);
 		ioctl(cfd, PERF_EVENT_IOC_DISABLE, 0);
+		if (r >= 0) {
+			region_end("P7.tp-count", n);
+			region_start();
+		}
 		ioctl(sfd, PERF_EVENT_IOC_ENABLE, 0);
 		ts = loop(n, &ring, &samples);
 		ioctl(sfd, PERF_EVENT_IOC_DISABLE, 0);
 		samples += ring_drain(&ring, NULL);
 		if (r < 0)
 			continue;
+		region_end("P7.tp-sample", samples);
 		if (samples < n)
 			die("%ld samples for %ld calls", samples, n);
 		report("P7.tp-base", r, (double)tb / n, "ns/op");

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Perf's own kernel instructions per benchmark operation (make bench PROFILE=1).
+
+  kprof_regions.py REGIONS LOG SYSTEM_MAP OBJ_GLOB[,OBJ_GLOB...]
+
+REGIONS is kprof's regions=FILE: for each measured stretch of a benchmark
+("region N"), the kernel blocks that ran in it and how often.  LOG is the
+guest console: its "BENCH-OPS <case> <ops>" lines name the regions, in the
+same order (bench.c prints one as each region ends).  The functions defined
+in the object files of OBJ_GLOB (the perf core and the PMU driver of that
+kernel) are perf's own.  Prints per case, over all of its regions:
+
+  OWN <case> <own insns/op> <kernel insns/op> <ops>
+"""
+import bisect
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kprof_report import defined_in, load_map  # noqa: E402
+
+CLONE = re.compile(r'\.(isra|constprop|part|cold|llvm)\b.*$')
+
+
+def read_regions(path):
+    """[{(start, insns): execs}] in region order."""
+    regions = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('region '):
+                regions.append({})
+                continue
+            start, insns, execs = line.split()
+            regions[-1][(int(start, 16), int(insns))] = int(execs)
+    return regions
+
+
+def read_ops(path):
+    ops = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = re.match(r'^BENCH-OPS (\S+) (\d+)\s*$', line.rstrip('\r\n'))
+            if m:
+                ops.append((m.group(1), int(m.group(2))))
+    return ops
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    regions = read_regions(sys.argv[1])
+    ops = read_ops(sys.argv[2])
+    addrs, names = load_map(sys.argv[3])
+    own = set()
+    for pattern in sys.argv[4].split(','):
+        own |= defined_in(pattern)
+    if len(regions) != len(ops):
+        sys.exit(f'kprof_regions: {len(regions)} regions but {len(ops)} BENCH-OPS lines')
+    fn_of = {}
+    totals = {}			# case -> [own, kernel, ops]
+    for (case, n), region in zip(ops, regions):
+        t = totals.setdefault(case, [0, 0, 0])
+        t[2] += n
+        for (start, insns), execs in region.items():
+            if start not in fn_of:
+                i = bisect.bisect_right(addrs, start) - 1
+                fn_of[start] = CLONE.sub('', names[i]) if i >= 0 else '?'
+            t[1] += insns * execs
+            if fn_of[start] in own:
+                t[0] += insns * execs
+    for case, (o, k, n) in totals.items():
+        n = n or 1
+        print(f'OWN {case} {o / n:.1f} {k / n:.1f} {n}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
