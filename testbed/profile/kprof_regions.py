@@ -2,16 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """Perf's own kernel instructions per benchmark operation (make bench PROFILE=1).
 
-  kprof_regions.py REGIONS LOG SYSTEM_MAP OBJ_GLOB[,OBJ_GLOB...]
+  kprof_regions.py REGIONS LOG SYSTEM_MAP OBJ_GLOB[,OBJ_GLOB...][,!NAME...]
 
 REGIONS is kprof's regions=FILE: for each measured stretch of a benchmark
 ("region N"), the kernel blocks that ran in it and how often.  LOG is the
 guest console: its "BENCH-OPS <case> <ops>" lines name the regions, in the
 same order (bench.c prints one as each region ends).  The functions defined
 in the object files of OBJ_GLOB (the perf core and the PMU driver of that
-kernel) are perf's own.  Prints per case, over all of its regions:
+kernel) are perf's own: the blocks in those objects' text, by address;
+!NAME leaves out the objects of that file name (e.g. !uprobes.o, which
+kernel/events holds but is not perf's).  Prints per case, over all of its regions:
 
   OWN <case> <own insns/op> <kernel insns/op> <ops>
+
+With --detail CASE (a sixth argument), the kernel functions of that case
+instead, by instructions per op, perf's own marked with '*'.
 """
 import bisect
 import os
@@ -19,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kprof_report import defined_in, load_map  # noqa: E402
+from kprof_report import defined_ranges, load_map  # noqa: E402
 
 CLONE = re.compile(r'\.(isra|constprop|part|cold|llvm)\b.*$')
 
@@ -48,18 +53,31 @@ def read_ops(path):
 
 
 def main():
-    if len(sys.argv) != 5:
+    detail = None
+    if len(sys.argv) == 7 and sys.argv[5] == '--detail':
+        detail = sys.argv[6]
+    elif len(sys.argv) != 5:
         sys.exit(__doc__)
     regions = read_regions(sys.argv[1])
     ops = read_ops(sys.argv[2])
     addrs, names = load_map(sys.argv[3])
-    own = set()
-    for pattern in sys.argv[4].split(','):
-        own |= defined_in(pattern)
+    ranges = []
+    patterns = sys.argv[4].split(',')
+    skip = [p[1:] for p in patterns if p.startswith('!')]
+    for pattern in patterns:
+        if not pattern.startswith('!'):
+            ranges += defined_ranges(pattern, sys.argv[3], skip)
+    ranges.sort()
+    starts = [a for a, _ in ranges]
+
+    def is_own(addr):
+        i = bisect.bisect_right(starts, addr) - 1
+        return i >= 0 and addr < ranges[i][1]
     if len(regions) != len(ops):
         sys.exit(f'kprof_regions: {len(regions)} regions but {len(ops)} BENCH-OPS lines')
-    fn_of = {}
+    fn_of, own_of = {}, {}
     totals = {}			# case -> [own, kernel, ops]
+    per_fn = {}			# function -> instructions, of the --detail case
     for (case, n), region in zip(ops, regions):
         t = totals.setdefault(case, [0, 0, 0])
         t[2] += n
@@ -67,9 +85,18 @@ def main():
             if start not in fn_of:
                 i = bisect.bisect_right(addrs, start) - 1
                 fn_of[start] = CLONE.sub('', names[i]) if i >= 0 else '?'
+                own_of[start] = is_own(start)
             t[1] += insns * execs
-            if fn_of[start] in own:
+            if own_of[start]:
                 t[0] += insns * execs
+            if case == detail:
+                key = (fn_of[start], own_of[start])
+                per_fn[key] = per_fn.get(key, 0) + insns * execs
+    if detail:
+        n = totals.get(detail, [0, 0, 0])[2] or 1
+        for (fn, own), v in sorted(per_fn.items(), key=lambda kv: -kv[1]):
+            print(f'{v / n:10.1f} {"*" if own else " "} {fn}')
+        return 0
     for case, (o, k, n) in totals.items():
         n = n or 1
         print(f'OWN {case} {o / n:.1f} {k / n:.1f} {n}')

@@ -36,6 +36,49 @@ def defined_in(pattern):
     return names
 
 
+FUNC_SYM = re.compile(r'^\s*\d+:\s+([0-9a-f]+)\s+\d+\s+FUNC\s+\S+\s+\S+\s+'
+                      r'(?:\[.*?\]\s+)?(\d+)\s+(\S+)$')
+SECTION = re.compile(r'^\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)')
+
+
+def defined_ranges(pattern, system_map, skip=()):
+    """The address ranges in the kernel of @system_map of the text sections
+    of the object files @pattern matches: each section is placed whole, so a
+    function of it whose name the map holds once gives the section's base.
+    (By name alone, a static inline outlined in many objects, e.g.
+    __raw_spin_unlock, would count wherever it ran.)"""
+    files = sorted(f for f in glob.glob(pattern) if f.rsplit('/', 1)[-1] not in skip)
+    if not files:
+        sys.exit('kprof_report: no object file matches %s' % pattern)
+    count, where = {}, {}
+    with open(system_map) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 3 and parts[1] in 'tTwW':
+                count[parts[2]] = count.get(parts[2], 0) + 1
+                where[parts[2]] = int(parts[0], 16)
+    ranges = []
+    for obj in files:
+        secs = {}
+        out = subprocess.run(['readelf', '-SW', obj], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            m = SECTION.match(line)
+            if m and m.group(2).startswith(('.text', '.noinstr.text', '.sched.text')):
+                secs[m.group(1)] = (m.group(2), int(m.group(3), 16))
+        out = subprocess.run(['readelf', '-sW', obj], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            m = FUNC_SYM.match(line)
+            if not m or m.group(2) not in secs:
+                continue
+            off, ndx, name = int(m.group(1), 16), m.group(2), m.group(3)
+            if count.get(name) == 1:
+                ranges.append((where[name] - off, where[name] - off + secs[ndx][1]))
+                del secs[ndx]
+    return sorted(set(ranges))
+
+
 def load_map(path):
     addrs, names = [], []
     with open(path) as f:
