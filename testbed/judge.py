@@ -37,6 +37,8 @@ SPLAT = re.compile(
     r"refcount_t: |DEBUG_LOCKS_WARN_ON|INFO: lockdep is turned off")
 TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: (.*?))?(?:\s*#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$")
 TAP_RUN = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.$")
+# a case header whose verdict never came (the case still running)
+PERFTEST_HEAD = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*\S)\s+:")
 PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*\S)\s*:\s*(Ok|FAILED!|Skip)\s*(?:\((.*)\))?\s*$")
 KTIME = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 
@@ -78,6 +80,9 @@ def parse_blocks(lines):
             continue
         m = re.search(r"@@PERFEV-END (\S+)@@", line)
         if m:
+            # a file without a final newline ends on the marker's line
+            if cur is not None and line[:m.start()].strip():
+                blocks[cur].append(line[:m.start()])
             cur = None
             continue
         m = re.search(r"@@PERFEV-RC (\S+) (-?\d+)@@", line)
@@ -143,13 +148,21 @@ def tap_results(suite, name, lines, rc):
     return res
 
 
-def perftest_results(lines):
-    res = []
+def perftest_results(lines, rc):
+    """Results of perf test; one killed at the guest's time limit (rc 137,
+    timeout -s KILL) fails on the case that was running, and the cases it
+    never reached are not results at all."""
+    res, running = [], None
     for line in lines:
         m = PERFTEST.match(line)
         if not m:
+            h = PERFTEST_HEAD.match(line)
+            if h:
+                desc = re.sub(r"\s+", " ", h.group(2))
+                running = f"{h.group(1)}: {desc}"
             continue
         num, desc, status, reason = m.groups()
+        running = None
         desc = re.sub(r"\s+", " ", desc)
         tid = f"perftest:{desc}"
         if status == "Ok":
@@ -158,6 +171,11 @@ def perftest_results(lines):
             res.append((tid, "skip", reason or "skipped by perf test"))
         else:
             res.append((tid, "fail", ""))
+    if rc == 137:
+        res.append(("perftest", "fail", "killed at the time limit"
+                    + (f" while running {running}" if running else "")))
+    elif rc is None and res:
+        res.append(("perftest", "fail", "no exit status"))
     return res
 
 
@@ -208,7 +226,8 @@ def main():
             name = name[:-4]
             results.setdefault(suite, []).extend(tap_results(suite, name, body, rcs.get(f"{suite}/{name}")))
         elif suite == "perftest" and name == "perf-test.txt":
-            results.setdefault("perftest", []).extend(perftest_results(body))
+            results.setdefault("perftest", []).extend(
+                perftest_results(body, rcs.get("perftest/perf-test")))
         elif key == "kernel/dmesg":
             k = kunit_results(body)
             if k:
