@@ -8,7 +8,9 @@
  * Locking: the update of a running event runs on its CPU with IRQs off
  * and its context's lock held (a cross-CPU call when it runs elsewhere);
  * the totals walk child_list under the event's child_mutex; callers hold
- * the event's ctx->mutex (read(), ioctls) or own the event (kernel users).
+ * the event's ctx->mutex (read(), ioctls) or own the event (kernel users),
+ * but for perf_event_read_value_here(), which reads a childless event that
+ * counts on the caller's CPU with IRQs off and no mutex.
  */
 #include <linux/smp.h>
 
@@ -140,6 +142,45 @@ static u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running
 		*running += child->total_time_running;
 	}
 	return total;
+}
+
+/*
+ * The total of @event when it counts on this CPU right now and has no live
+ * inherited children, read here without its context's mutex (read() of an
+ * event on itself, the common self-monitoring case).  Returns false, with
+ * nothing read, when it does not.
+ *
+ * With IRQs off, an event found on this CPU stays there: it goes off only
+ * on this CPU (a switch, a rotation, or a cross-CPU call from the paths
+ * that remove, disable or move it, each waiting for this CPU).  Found on
+ * this CPU after event->ctx was loaded, it was on it all along, so that
+ * context is the event's and is alive.  What the mutex would keep still,
+ * the sibling list and the children, is not looked at: a group read and an
+ * event with children take the locked path.
+ */
+bool perf_event_read_value_here(struct perf_event *event, u64 *value, u64 *enabled,
+				u64 *running)
+{
+	struct perf_event_context *ctx;
+	unsigned long flags;
+	bool done = false;
+
+	local_irq_save(flags);
+	ctx = READ_ONCE(event->ctx);
+	if (READ_ONCE(event->oncpu) != smp_processor_id())
+		goto out;
+	raw_spin_lock(&ctx->lock);
+	if (event->state == PERF_EVENT_STATE_ACTIVE && perf_event_childless(event)) {
+		if (ctx->is_active)
+			perf_ctx_update_time(ctx);
+		perf_event_read_here(event);
+		*value = perf_event_own_total(event, enabled, running);
+		done = true;
+	}
+	raw_spin_unlock(&ctx->lock);
+out:
+	local_irq_restore(flags);
+	return done;
 }
 
 u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running)

@@ -268,6 +268,8 @@ void _perf_event_disable(struct perf_event *event);
 int perf_event_read(struct perf_event *event, bool group);
 /* Count of @event and all its children, with times; ctx->mutex held. */
 u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running);
+bool perf_event_read_value_here(struct perf_event *event, u64 *value, u64 *enabled,
+				u64 *running);
 /*
  * The values of @leader's group, leader first, each summed over its
  * inherited children, with the leader's times; every instance of the group

@@ -17,7 +17,9 @@
  * target's exec_update_lock (read) around the permission check and the
  * install, then the context's ctx->mutex for the group checks and the
  * install; the opener's perf_event_mutex is taken alone afterwards to link
- * the event on its owner's list.  read() runs under perf_event_ctx_lock().
+ * the event on its owner's list.  read() runs under perf_event_ctx_lock(),
+ * but for an event alone that counts on the reader's CPU (no mutex:
+ * perf_event_read_value_here()).
  * perf_event_wakeup() takes no sleeping lock.
  */
 #include <linux/anon_inodes.h>
@@ -61,13 +63,18 @@ static inline u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_f
 /* The whole of a read() without PERF_FORMAT_GROUP: value, times, id, lost. */
 #define PERF_READ_ONE_WORDS	5
 
-static ssize_t perf_read_one(struct perf_event *event, char __user *buf, size_t size)
+static ssize_t perf_read_one(struct perf_event *event, char __user *buf, size_t size,
+			     bool locked)
 {
 	u64 read_format = event->attr.read_format;
 	u64 values[PERF_READ_ONE_WORDS], *p = values;
 	u64 enabled, running;
 
-	*p++ = perf_event_read_value_locked(event, &enabled, &running);
+	if (locked)
+		values[0] = perf_event_read_value_locked(event, &enabled, &running);
+	else if (!perf_event_read_value_here(event, values, &enabled, &running))
+		return -EAGAIN;
+	p++;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		*p++ = enabled;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -148,7 +155,7 @@ ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t coun
 		return 0;
 	if (read_format & PERF_FORMAT_GROUP)
 		return perf_read_group(event, buf, size, nr);
-	return perf_read_one(event, buf, size);
+	return perf_read_one(event, buf, size, true);
 }
 
 static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
@@ -161,6 +168,16 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff
 	if (ret)
 		return ret;
 
+	/* an event counting here, alone: no mutex (perf_event_read_value_here()) */
+	if (!(event->attr.read_format & PERF_FORMAT_GROUP)) {
+		size_t size = perf_read_size(event->attr.read_format, 1);
+
+		if (count < size)
+			return -ENOSPC;
+		ret = perf_read_one(event, buf, size, false);
+		if (ret != -EAGAIN)
+			return ret;
+	}
 	ctx = perf_event_ctx_lock(event);
 	ret = perf_read_values(event, buf, count);
 	perf_event_ctx_unlock(event, ctx);
