@@ -54,6 +54,24 @@ u32 perf_event_task_nr(struct perf_event *event, struct task_struct *task, enum 
 }
 
 /*
+ * The process and thread ids of current, as the event's namespace numbers
+ * them.  The initial namespace numbers a live task by its own ids: no
+ * lookup (every sample with PERF_SAMPLE_TID or sample_id_all comes here).
+ */
+static void perf_current_ids(struct perf_event *event, struct perf_sample_data *data)
+{
+	struct perf_event *owner = event->parent ? event->parent : event;
+
+	if (likely(owner->ns == &init_pid_ns && pid_alive(current))) {
+		data->tid_entry.pid = current->tgid;
+		data->tid_entry.tid = current->pid;
+		return;
+	}
+	data->tid_entry.pid = perf_event_task_nr(event, current, PIDTYPE_TGID);
+	data->tid_entry.tid = perf_event_task_nr(event, current, PIDTYPE_PID);
+}
+
+/*
  * The fields of @type that identify a record: who (tid), when (time), which
  * event (id, stream_id) and where (cpu).  @keep_time: the PMU gave the
  * time already (data->sample_flags).
@@ -61,10 +79,8 @@ u32 perf_event_task_nr(struct perf_event *event, struct task_struct *task, enum 
 static void perf_fill_identity(struct perf_sample_data *data, struct perf_event *event,
 			       u64 type, bool keep_time)
 {
-	if (type & PERF_SAMPLE_TID) {
-		data->tid_entry.pid = perf_event_task_nr(event, current, PIDTYPE_TGID);
-		data->tid_entry.tid = perf_event_task_nr(event, current, PIDTYPE_PID);
-	}
+	if (type & PERF_SAMPLE_TID)
+		perf_current_ids(event, data);
 	if ((type & PERF_SAMPLE_TIME) && !keep_time)
 		data->time = event->clock();
 	if (type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))

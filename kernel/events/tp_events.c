@@ -87,14 +87,17 @@ static noinline void perf_tp_deliver_sample(struct perf_event *event, u64 count,
 	perf_swevent_event(event, count, &data, regs);
 }
 
-/* A counting event only counts: no sample data to set up (hot). */
+/*
+ * A counting event only counts: no sample data to set up, and no period
+ * (perf_swevent_event() would add the count and return; hot).
+ */
 static inline void perf_tp_deliver(struct perf_event *event, u64 count, void *record,
 				   int entry_size, struct pt_regs *regs)
 {
 	if (is_sampling_event(event))
 		perf_tp_deliver_sample(event, count, record, entry_size, regs);
 	else
-		perf_swevent_event(event, count, NULL, regs);
+		local64_add(count, &event->count);
 }
 
 /*
