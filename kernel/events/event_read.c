@@ -9,8 +9,9 @@
  * and its context's lock held (a cross-CPU call when it runs elsewhere);
  * the totals walk child_list under the event's child_mutex; callers hold
  * the event's ctx->mutex (read(), ioctls) or own the event (kernel users),
- * but for perf_event_read_value_here(), which reads a childless event that
- * counts on the caller's CPU with IRQs off and no mutex.
+ * but for perf_event_read_value_here() and perf_group_read_record_here(),
+ * which read a childless event or group that counts on the caller's CPU
+ * with IRQs off and no mutex.
  */
 #include <linux/smp.h>
 
@@ -181,6 +182,85 @@ bool perf_event_read_value_here(struct perf_event *event, u64 *value, u64 *enabl
 out:
 	local_irq_restore(flags);
 	return done;
+}
+
+/* No member of @leader's group has live inherited children. */
+static bool perf_group_childless(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	if (!perf_event_childless(leader))
+		return false;
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+		if (!perf_event_childless(sibling))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The PERF_FORMAT_GROUP read() record of @event's group, when the group
+ * counts on this CPU and no member has live inherited children, built in
+ * @rec (at most @max_words u64s) without the context's mutex; returns its
+ * length in u64s, or 0 with nothing read when the locked path must do it.
+ * As in perf_event_read_value_here(): @event found on this CPU with IRQs
+ * off stays on it, so does its group (a leader leaves, a member joins or
+ * leaves, only by a call to this CPU), and under the context's lock the
+ * group and its size are the ones read.  The members are read in one
+ * PERF_PMU_TXN_READ transaction, as by perf_event_read().
+ */
+int perf_group_read_record_here(struct perf_event *event, u64 *rec, int max_words)
+{
+	u64 read_format = event->attr.read_format;
+	struct perf_event *leader, *sibling;
+	struct perf_event_context *ctx;
+	u64 value, enabled, running, *p = rec;
+	unsigned long flags;
+	struct pmu *pmu;
+	int nr;
+
+	local_irq_save(flags);
+	if (READ_ONCE(event->oncpu) != smp_processor_id())
+		goto out;
+	/* a group too big for @rec goes the locked way at once */
+	leader = READ_ONCE(event->group_leader);
+	if (perf_read_size(read_format, READ_ONCE(leader->nr_siblings) + 1) >
+	    max_words * sizeof(u64))
+		goto out;
+	ctx = READ_ONCE(event->ctx);
+	raw_spin_lock(&ctx->lock);
+	leader = event->group_leader;
+	nr = leader->nr_siblings + 1;
+	if (event->state != PERF_EVENT_STATE_ACTIVE ||
+	    perf_read_size(read_format, nr) > max_words * sizeof(u64) ||
+	    !perf_group_childless(leader))
+		goto unlock;
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	pmu = leader->pmu;
+	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
+	perf_event_read_here(leader);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list)
+		perf_event_read_here(sibling);
+	pmu->commit_txn(pmu);
+
+	value = perf_event_own_total(leader, &enabled, &running);
+	*p++ = nr;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*p++ = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*p++ = running;
+	*p++ = value;
+	p = perf_put_id_lost(p, leader, read_format);
+	list_for_each_entry(sibling, &leader->sibling_list, sibling_list) {
+		*p++ = perf_event_count(sibling);
+		p = perf_put_id_lost(p, sibling, read_format);
+	}
+unlock:
+	raw_spin_unlock(&ctx->lock);
+out:
+	local_irq_restore(flags);
+	return p - rec;
 }
 
 u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running)

@@ -270,6 +270,7 @@ int perf_event_read(struct perf_event *event, bool group);
 u64 perf_event_read_value_locked(struct perf_event *event, u64 *enabled, u64 *running);
 bool perf_event_read_value_here(struct perf_event *event, u64 *value, u64 *enabled,
 				u64 *running);
+int perf_group_read_record_here(struct perf_event *event, u64 *rec, int max_words);
 /*
  * The values of @leader's group, leader first, each summed over its
  * inherited children, with the leader's times; every instance of the group
@@ -465,6 +466,22 @@ void perf_event_ref(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
 /* Release an event owned by a file or by the kernel: remove, free children. */
 int perf_event_release(struct perf_event *event);
+/* The id user space sees: an inherited child reports its parent's. */
+static inline u64 perf_event_user_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+/* Append @event's [id] and [lost] of a read() record at @p; the next slot. */
+static inline u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_format)
+{
+	if (read_format & PERF_FORMAT_ID)
+		*p++ = perf_event_user_id(event);
+	if (read_format & PERF_FORMAT_LOST)
+		*p++ = atomic64_read(&event->lost_samples);
+	return p;
+}
+
 /* Bytes a read() with @read_format returns for a group of @nr members. */
 static inline size_t perf_read_size(u64 read_format, int nr)
 {

@@ -42,23 +42,7 @@
 #define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
 
-/* The id user space sees: an inherited child reports its parent's. */
-static u64 perf_event_user_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
 /* ---- read ---------------------------------------------------------------- */
-
-/* Append @event's [id] and [lost] at @p; returns the next slot. */
-static inline u64 *perf_put_id_lost(u64 *p, struct perf_event *event, u64 read_format)
-{
-	if (read_format & PERF_FORMAT_ID)
-		*p++ = perf_event_user_id(event);
-	if (read_format & PERF_FORMAT_LOST)
-		*p++ = atomic64_read(&event->lost_samples);
-	return p;
-}
 
 /* The whole of a read() without PERF_FORMAT_GROUP: value, times, id, lost. */
 #define PERF_READ_ONE_WORDS	5
@@ -168,7 +152,7 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff
 	if (ret)
 		return ret;
 
-	/* an event counting here, alone: no mutex (perf_event_read_value_here()) */
+	/* an event or group counting here: no mutex (event_read.c, *_here()) */
 	if (!(event->attr.read_format & PERF_FORMAT_GROUP)) {
 		size_t size = perf_read_size(event->attr.read_format, 1);
 
@@ -177,6 +161,16 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff
 		ret = perf_read_one(event, buf, size, false);
 		if (ret != -EAGAIN)
 			return ret;
+	} else {
+		u64 rec[PERF_READ_ONSTACK];
+		size_t size = perf_group_read_record_here(event, rec, PERF_READ_ONSTACK) *
+			      sizeof(u64);
+
+		if (size) {
+			if (count < size)
+				return -ENOSPC;
+			return copy_to_user(buf, rec, size) ? -EFAULT : size;
+		}
 	}
 	ctx = perf_event_ctx_lock(event);
 	ret = perf_read_values(event, buf, count);

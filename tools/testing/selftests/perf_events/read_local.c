@@ -10,7 +10,10 @@
  * time of the reads' interval, not with the last switch); threads reading
  * their own events while another thread disables, enables and resets them,
  * and adds and removes hardware or test-PMU siblings to a software leader
- * (the group moves to that PMU's context part); a CPU-wide event read on
+ * (the group moves to that PMU's context part); PERF_FORMAT_GROUP reads
+ * of a group whose members join and leave meanwhile (every record adds up:
+ * its size is that of its nr, ids in place), and a buffer too small for
+ * the group is ENOSPC from the leader and a member; a CPU-wide event read on
  * its CPU while that CPU goes offline and online; an inherited event with
  * live children (the locked path) sums them.  Each read is sane: enabled
  * >= running, a task-clock count within its running time, no errno but
@@ -265,6 +268,149 @@ TEST(self_reads_while_the_leader_gains_and_loses_siblings_of_another_pmu)
 	for (i = 0; i < READERS; i++)
 		if (r.fds[i] >= 0)
 			close(r.fds[i]);
+}
+
+/* Group readers: each reads its own group while members come and go. */
+struct group_readers {
+	int fds[READERS];		/* each reader's leader */
+	pid_t tids[READERS];
+	__u64 ids[READERS];		/* the leader's PERF_EVENT_IOC_ID */
+	int stop, ready;
+	int bad[READERS];		/* records that do not add up */
+	int bad_errno[READERS];
+	long reads[READERS], max_nr[READERS];
+};
+
+struct group_reader_arg {
+	struct group_readers *g;
+	int me;
+};
+
+#define GROUP_FORMAT	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
+			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static void *group_reader(void *p)
+{
+	struct group_reader_arg *ga = p;
+	struct group_readers *g = ga->g;
+	struct perf_event_attr attr;
+	__u64 buf[64], i, nr;
+	ssize_t n;
+	int fd;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = 0;
+	attr.read_format = GROUP_FORMAT;
+	fd = perfev_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &g->ids[ga->me]))
+		g->bad_errno[ga->me] = errno;
+	g->fds[ga->me] = fd;
+	g->tids[ga->me] = syscall(SYS_gettid);
+	__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
+	if (fd < 0)
+		return NULL;
+	while (!__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) {
+		perfev_burn(2000);
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			g->bad_errno[ga->me] = errno;
+			break;
+		}
+		/* { nr, enabled, running, { value, id } * nr }, all of it */
+		nr = buf[0];
+		if (nr < 1 || nr > 20 || n != (ssize_t)((3 + 2 * nr) * 8) ||
+		    buf[1] < buf[2] || buf[4] != g->ids[ga->me])
+			g->bad[ga->me]++;
+		for (i = 1; i < nr && n == (ssize_t)((3 + 2 * nr) * 8); i++)
+			if (!buf[4 + 2 * i] || buf[4 + 2 * i] == buf[4])
+				g->bad[ga->me]++;
+		if ((long)nr > g->max_nr[ga->me])
+			g->max_nr[ga->me] = nr;
+		g->reads[ga->me]++;
+	}
+	return NULL;
+}
+
+TEST(group_reads_while_members_join_and_leave)
+{
+	struct group_reader_arg args[READERS];
+	struct perf_event_attr attr;
+	pthread_t th[READERS];
+	struct group_readers g;
+	int i, k, sib[READERS][3], joined = 0;
+	__u64 end;
+
+	memset(&g, 0, sizeof(g));
+	memset(sib, -1, sizeof(sib));
+	for (i = 0; i < READERS; i++) {
+		args[i].g = &g;
+		args[i].me = i;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, group_reader, &args[i]));
+	}
+	while (__atomic_load_n(&g.ready, __ATOMIC_ACQUIRE) < READERS)
+		sched_yield();
+	/* page-fault and context-switch members join each group and leave */
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.disabled = 0;
+	attr.read_format = GROUP_FORMAT;
+	end = now_ms() + RUN_MS;
+	for (k = 0; now_ms() < end; k++) {
+		for (i = 0; i < READERS; i++) {
+			int *slot = &sib[i][k % 3];
+
+			if (g.fds[i] < 0)
+				continue;
+			if (*slot >= 0) {
+				close(*slot);
+				*slot = -1;
+				continue;
+			}
+			attr.config = k & 1 ? PERF_COUNT_SW_PAGE_FAULTS :
+					      PERF_COUNT_SW_CONTEXT_SWITCHES;
+			*slot = perfev_open(&attr, g.tids[i], -1, g.fds[i], 0);
+			joined += *slot >= 0;
+		}
+	}
+	__atomic_store_n(&g.stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < READERS; i++) {
+		ASSERT_EQ(0, pthread_join(th[i], NULL));
+		EXPECT_EQ(0, g.bad_errno[i]) TH_LOG("reader %d: errno %d", i, g.bad_errno[i]);
+		EXPECT_EQ(0, g.bad[i]) TH_LOG("reader %d: %d records that do not add up",
+					      i, g.bad[i]);
+		EXPECT_GT(g.reads[i], 0);
+		for (k = 0; k < 3; k++)
+			if (sib[i][k] >= 0)
+				close(sib[i][k]);
+		if (g.fds[i] >= 0)
+			close(g.fds[i]);
+	}
+	EXPECT_GT(joined, 0);
+}
+
+/* A group record that does not fit is ENOSPC, never cut short. */
+TEST(group_read_into_a_buffer_too_small_is_enospc)
+{
+	struct perf_event_attr attr;
+	__u64 buf[8];
+	int l, m;
+
+	perfev_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = 0;
+	attr.read_format = PERF_FORMAT_GROUP;
+	l = perfev_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(l, 0);
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	m = perfev_open(&attr, 0, -1, l, 0);
+	ASSERT_GE(m, 0);
+	/* { nr, value, value } is 24 bytes: 16 is too small, from either fd */
+	EXPECT_EQ(-1, read(l, buf, 16));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(-1, read(m, buf, 16));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(24, read(m, buf, sizeof(buf)));
+	EXPECT_EQ(2ULL, buf[0]);
+	close(m);
+	close(l);
 }
 
 /* CPU hotplug of cpu1; always brought back online in teardown. */
