@@ -222,11 +222,6 @@ int perf_group_read_record_here(struct perf_event *event, u64 *rec, int max_word
 	local_irq_save(flags);
 	if (READ_ONCE(event->oncpu) != smp_processor_id())
 		goto out;
-	/* a group too big for @rec goes the locked way at once */
-	leader = READ_ONCE(event->group_leader);
-	if (perf_read_size(read_format, READ_ONCE(leader->nr_siblings) + 1) >
-	    max_words * sizeof(u64))
-		goto out;
 	ctx = READ_ONCE(event->ctx);
 	raw_spin_lock(&ctx->lock);
 	leader = event->group_leader;

@@ -142,6 +142,41 @@ ssize_t perf_read_values(struct perf_event *event, char __user *buf, size_t coun
 	return perf_read_one(event, buf, size, true);
 }
 
+/*
+ * Whether the group record of @event would fit in @words u64s, as the group
+ * is now (a hint for the unlocked read; events are freed after an RCU grace
+ * period, so the leader loaded stays readable).
+ */
+static bool perf_group_record_fits(struct perf_event *event, int words)
+{
+	struct perf_event *leader;
+	int nr;
+
+	rcu_read_lock();
+	leader = READ_ONCE(event->group_leader);
+	nr = READ_ONCE(leader->nr_siblings) + 1;
+	rcu_read_unlock();
+	return perf_read_size(event->attr.read_format, nr) <= words * sizeof(u64);
+}
+
+/*
+ * The group record of @event without the mutex, when its group counts on
+ * this CPU (perf_group_read_record_here()); -EAGAIN when it does not.  Out
+ * of line: its buffer is not set up for the reads that never come here.
+ */
+static noinline ssize_t perf_read_group_here(struct perf_event *event, char __user *buf,
+					     size_t count)
+{
+	u64 rec[PERF_READ_ONSTACK];
+	size_t size = perf_group_read_record_here(event, rec, PERF_READ_ONSTACK) * sizeof(u64);
+
+	if (!size)
+		return -EAGAIN;
+	if (count < size)
+		return -ENOSPC;
+	return copy_to_user(buf, rec, size) ? -EFAULT : size;
+}
+
 static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	struct perf_event *event = file->private_data;
@@ -161,16 +196,10 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count, loff
 		ret = perf_read_one(event, buf, size, false);
 		if (ret != -EAGAIN)
 			return ret;
-	} else {
-		u64 rec[PERF_READ_ONSTACK];
-		size_t size = perf_group_read_record_here(event, rec, PERF_READ_ONSTACK) *
-			      sizeof(u64);
-
-		if (size) {
-			if (count < size)
-				return -ENOSPC;
-			return copy_to_user(buf, rec, size) ? -EFAULT : size;
-		}
+	} else if (perf_group_record_fits(event, PERF_READ_ONSTACK)) {
+		ret = perf_read_group_here(event, buf, count);
+		if (ret != -EAGAIN)
+			return ret;
 	}
 	ctx = perf_event_ctx_lock(event);
 	ret = perf_read_values(event, buf, count);
