@@ -133,7 +133,15 @@ run_check() {
 			mkdir -p /results/perftest
 			cd /tmp
 			reset_limits
-			timeout -s KILL $((1200 * tscale)) perf test > /results/perftest/perf-test.txt 2>&1 < /dev/null
+			# Debug kernels: "Object code reading" (objdump of kernel and
+			# user code against what perf reads) ran past the whole hour
+			# under TCG, on 6.1's core as on ours (x86_64 DEBUG=1); it is
+			# skipped there so that the cases after it run.
+			skip=
+			[ "$tscale" -gt 1 ] && skip=$(perf test list 2>&1 |
+				sed -n 's/^ *\([0-9][0-9]*\): Object code reading$/\1/p')
+			timeout -s KILL $((1200 * tscale)) perf test ${skip:+--skip $skip} \
+				> /results/perftest/perf-test.txt 2>&1 < /dev/null
 			echo "$?" > /results/perftest/perf-test.rc
 			echo "perfev: perftest rc=$(cat /results/perftest/perf-test.rc)"
 			# Verbose rerun of each failed case, for the log reader.
