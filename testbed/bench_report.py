@@ -279,25 +279,27 @@ def p9_svg(p9):
 # --- perf's own instructions per operation (PROFILE=1) -----------------------
 
 def load_own(specs):
-    """arch -> case -> impl -> (own, kernel) instructions per op."""
+    """arch -> case -> impl -> (own, kernel, slab allocations) per op."""
     own = OrderedDict()
     for spec in specs:
         arch, impl, path = spec.split(':', 2)
         with open(path) as f:
             for line in f:
-                m = re.match(r'^OWN (\S+) ([0-9.]+) ([0-9.]+) (\d+)$', line.strip())
+                m = re.match(r'^OWN (\S+) ([0-9.]+) ([0-9.]+) (\d+)(?: ([0-9.]+))?$',
+                             line.strip())
                 if m:
                     own.setdefault(arch, OrderedDict()).setdefault(m.group(1), {})[impl] = \
-                        (float(m.group(2)), float(m.group(3)))
+                        (float(m.group(2)), float(m.group(3)),
+                         float(m.group(5)) if m.group(5) else None)
     return own
 
 
 def own_table(own, rows):
     """Rows: arch, case, perf-own upstream/ours/ratio, kernel upstream/ours,
-    and the whole-op ratio of the timed table."""
+    the whole-op ratio of the timed table, and slab allocations per op."""
     whole = {(r['arch'], r['case']): r['ratio'] for r in rows}
     head = ['arch', 'case', 'own 6.1', 'own ours', 'own ratio', 'kernel 6.1',
-            'kernel ours', 'whole-op ratio']
+            'kernel ours', 'whole-op ratio', 'allocs 6.1', 'allocs ours']
     body = []
     for arch, cases in own.items():
         for case, impls in cases.items():
@@ -305,7 +307,8 @@ def own_table(own, rows):
             ratio = new[0] / up[0] if up and new and up[0] else None
             body.append([arch, case, fmt(up and up[0]), fmt(new and new[0]), fmt(ratio, 3),
                          fmt(up and up[1]), fmt(new and new[1]),
-                         fmt(whole.get((arch, case)), 3)])
+                         fmt(whole.get((arch, case)), 3),
+                         fmt(up and up[2], 2), fmt(new and new[2], 2)])
     return head, body
 
 

@@ -422,12 +422,10 @@ void perf_addr_filters_exec(struct perf_event_context *ctx)
 /* ---- event life ------------------------------------------------------------------ */
 
 /* A new event of a PMU with filters (its PMU found): its ranges, empty. */
-int perf_addr_filters_init(struct perf_event *event)
+int __perf_addr_filters_init(struct perf_event *event)
 {
 	unsigned int nr = event->pmu->nr_addr_filters;
 
-	if (!nr)
-		return 0;
 	event->addr_filter_ranges = kcalloc_node(nr, sizeof(*event->addr_filter_ranges),
 						 GFP_KERNEL, event->cpu == -1 ?
 						 NUMA_NO_NODE : cpu_to_node(event->cpu));
@@ -445,13 +443,11 @@ int perf_addr_filters_init(struct perf_event *event)
  * of its mappings, or the same).  Not those of the opened event, whose
  * task may map things elsewhere.
  */
-void perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from)
+void __perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from)
 {
 	struct perf_addr_filters_head *ifh = perf_event_addr_filters(child);
 	unsigned long flags;
 
-	if (!child->addr_filter_ranges)
-		return;
 	raw_spin_lock_irqsave(&ifh->lock, flags);
 	memcpy(child->addr_filter_ranges, from->addr_filter_ranges,
 	       child->pmu->nr_addr_filters * sizeof(*child->addr_filter_ranges));
@@ -459,12 +455,10 @@ void perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from
 }
 
 /* The event is being freed: its ranges, and its list if it has one. */
-void perf_addr_filters_free(struct perf_event *event)
+void __perf_addr_filters_free(struct perf_event *event)
 {
 	LIST_HEAD(list);
 
-	if (!event->addr_filter_ranges)
-		return;
 	atomic_dec(&perf_nr_filtering_events);
 	kfree(event->addr_filter_ranges);
 	event->addr_filter_ranges = NULL;

@@ -426,6 +426,17 @@ void event_function_call(struct perf_event *event, event_f func, void *data)
 		return;
 	}
 
+	/* the caller's own context: this CPU owns it, no cross-CPU call */
+	if (task == current) {
+		int ret;
+
+		local_irq_disable();
+		ret = event_function_remote(&efa);
+		local_irq_enable();
+		if (!ret)
+			return;
+	}
+
 	for (;;) {
 		if (task != TASK_TOMBSTONE &&
 		    !perf_task_function_call(task, event_function_remote, &efa))

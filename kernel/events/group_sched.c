@@ -308,7 +308,7 @@ static void cpmu_sched_out(struct perf_ctx_pmu *cpmu, bool flexible_only)
 {
 	struct perf_event *leader, *tmp;
 
-	if (!cpmu)
+	if (!cpmu || list_empty(&cpmu->active))
 		return;
 	perf_pmu_disable(cpmu->pmu);
 	list_for_each_entry_safe(leader, tmp, &cpmu->active, active_list) {
@@ -398,6 +398,16 @@ static void pmu_resched_groups(struct perf_cpu_pmu *cp, bool cpu_pinned)
 		cp->task_part->rotate_necessary = false;
 	pmu_sched_in(cp);
 	perf_pmu_enable(cp->pmu);
+}
+
+/*
+ * Whether a flexible group of this PMU waits on this CPU: cpmu_sched_in()
+ * marks the part of each group it left out (rotate_necessary).
+ */
+static bool pmu_has_waiting(struct perf_cpu_pmu *cp)
+{
+	return (cp->task_part && cp->task_part->rotate_necessary) ||
+	       (cp->cpu_part && cp->cpu_part->rotate_necessary);
 }
 
 static void pmu_resched(struct perf_cpu_pmu *cp)
@@ -516,6 +526,9 @@ void perf_ctx_sched_in(struct perf_cpu_context *cpuctx, struct perf_event_contex
 
 			cp->task_part = cpmu;
 			cpmu->scheduled = true;
+			/* a part kept for its next event (perf_ctx_pmu_keep()) */
+			if (!cpmu->nr_events)
+				continue;
 			/*
 			 * One pmu_disable()/pmu_enable() around all the groups:
 			 * a PMU then programs its counters once, not once per
@@ -846,7 +859,7 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	struct perf_ctx_pmu *cpmu = event->ctx_pmu;
 	struct perf_event *leader = event->group_leader;
 	enum perf_event_state state = PERF_EVENT_STATE_OFF;
-	bool resched = false;
+	bool resched = false, promoted = false;
 
 	perf_op_begin(cpuctx, ctx);
 	perf_ctx_changed(ctx);
@@ -877,8 +890,12 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	 * The group stays whole unless asked (6.1's rule): the members of a
 	 * group whose task exited are read together afterwards.
 	 */
-	if ((flags & DETACH_GROUP) && (event->attach_state & PERF_ATTACH_GROUP))
+	if ((flags & DETACH_GROUP) && (event->attach_state & PERF_ATTACH_GROUP)) {
+		/* a leader's siblings become groups of their own: they go on again */
+		if (leader == event && event->nr_siblings)
+			promoted = true;
 		perf_group_detach(event, cpmu);
+	}
 
 	list_del_init(&event->event_entry);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events - 1);
@@ -886,8 +903,19 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 		perf_cgroup_count(cpuctx, ctx, -1);
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 
-	if (cpuctx && ctx->is_active && (resched || cpmu->rotate_necessary))
-		pmu_resched(this_cpu_ptr(cpmu->pmu->cpu_pmu));
+	/*
+	 * The counters the group leaves go to its promoted siblings and to
+	 * a group that waits for them: at once, not at the next turn (6.1
+	 * waits for the turn).  None waits when no part of the PMU here had
+	 * a group left out.
+	 */
+	if (cpuctx && ctx->is_active) {
+		struct perf_cpu_pmu *cp = this_cpu_ptr(cpmu->pmu->cpu_pmu);
+
+		if (cpmu->rotate_necessary ||
+		    (resched && (promoted || pmu_has_waiting(cp))))
+			pmu_resched(cp);
+	}
 	/*
 	 * The part goes with its last event (not its last group: the members
 	 * of a group whose leader left with them, at exit, are still here),

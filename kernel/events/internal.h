@@ -662,11 +662,32 @@ void perf_swevent_event(struct perf_event *event, u64 nr, struct perf_sample_dat
 /* ---- addr_filters.c: address range filters ---------------------------- */
 /* PERF_EVENT_IOC_SET_FILTER of an event whose PMU has address filters. */
 int perf_addr_filters_set(struct perf_event *event, char *str);
-/* perf_event_alloc(): the ranges of an event of such a PMU. */
-int perf_addr_filters_init(struct perf_event *event);
-/* Fork: @child starts with the ranges of @from. */
-void perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from);
-void perf_addr_filters_free(struct perf_event *event);
+/*
+ * The ranges of an event of such a PMU: allocated by perf_event_alloc(),
+ * copied at fork (@child starts with those of @from), freed with the
+ * event.  Inline tests: most events have none.
+ */
+int __perf_addr_filters_init(struct perf_event *event);
+void __perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from);
+void __perf_addr_filters_free(struct perf_event *event);
+
+static inline int perf_addr_filters_init(struct perf_event *event)
+{
+	return event->pmu->nr_addr_filters ? __perf_addr_filters_init(event) : 0;
+}
+
+static inline void perf_addr_filters_inherit(struct perf_event *child, struct perf_event *from)
+{
+	if (child->addr_filter_ranges)
+		__perf_addr_filters_inherit(child, from);
+}
+
+static inline void perf_addr_filters_free(struct perf_event *event)
+{
+	if (event->addr_filter_ranges)
+		__perf_addr_filters_free(event);
+}
+
 /* A new mapping of current (mmap_lock held). */
 void perf_addr_filters_mmap(struct vm_area_struct *vma);
 /* Current execs: file ranges of @ctx's events are gone (ctx->mutex held). */

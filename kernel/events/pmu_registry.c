@@ -69,10 +69,26 @@ static bool pmu_bus_running;
 
 /* ---- PMU-wide disable ---------------------------------------------------- */
 
+static void perf_pmu_nop_void(struct pmu *pmu)
+{
+}
+
+/*
+ * A PMU with nothing to do at disable and enable (the software PMUs)
+ * needs no nesting count either: both calls return at once.
+ */
+static bool perf_pmu_disable_is_nop(struct pmu *pmu)
+{
+	return pmu->pmu_disable == perf_pmu_nop_void && pmu->pmu_enable == perf_pmu_nop_void;
+}
+
 void perf_pmu_disable(struct pmu *pmu)
 {
-	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+	int *count;
 
+	if (perf_pmu_disable_is_nop(pmu))
+		return;
+	count = this_cpu_ptr(pmu->pmu_disable_count);
 	if (!(*count)++)
 		pmu->pmu_disable(pmu);
 }
@@ -80,18 +96,17 @@ EXPORT_SYMBOL_GPL(perf_pmu_disable);
 
 void perf_pmu_enable(struct pmu *pmu)
 {
-	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+	int *count;
 
+	if (perf_pmu_disable_is_nop(pmu))
+		return;
+	count = this_cpu_ptr(pmu->pmu_disable_count);
 	if (!--(*count))
 		pmu->pmu_enable(pmu);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_enable);
 
 /* ---- default callbacks ------------------------------------------------- */
-
-static void perf_pmu_nop_void(struct pmu *pmu)
-{
-}
 
 /*
  * A PMU without transactions: the group is added event by event with the
@@ -113,6 +128,16 @@ static void perf_pmu_nop_cancel_txn(struct pmu *pmu)
 	perf_pmu_enable(pmu);
 }
 
+/* ... and one whose disable does nothing has nothing to do around it */
+static void perf_pmu_empty_start_txn(struct pmu *pmu, unsigned int flags)
+{
+}
+
+static int perf_pmu_empty_commit_txn(struct pmu *pmu)
+{
+	return 0;
+}
+
 static int perf_event_idx_default(struct perf_event *event)
 {
 	return 0;
@@ -124,7 +149,11 @@ static void perf_pmu_set_defaults(struct pmu *pmu)
 		pmu->pmu_enable = perf_pmu_nop_void;
 	if (!pmu->pmu_disable)
 		pmu->pmu_disable = perf_pmu_nop_void;
-	if (!pmu->start_txn) {
+	if (!pmu->start_txn && perf_pmu_disable_is_nop(pmu)) {
+		pmu->start_txn = perf_pmu_empty_start_txn;
+		pmu->commit_txn = perf_pmu_empty_commit_txn;
+		pmu->cancel_txn = perf_pmu_nop_void;
+	} else if (!pmu->start_txn) {
 		pmu->start_txn = perf_pmu_nop_start_txn;
 		pmu->commit_txn = perf_pmu_nop_commit_txn;
 		pmu->cancel_txn = perf_pmu_nop_cancel_txn;

@@ -270,10 +270,23 @@ void perf_swevent_exit_cpu(unsigned int cpu)
 
 /* ---- counting: the hot path ---------------------------------------------- */
 
+/*
+ * A sampling event's occurrence.  Out of line: the sample data (hundreds
+ * of bytes, cleared on entry by CONFIG_INIT_STACK_ALL_ZERO) is built only
+ * where a sample may be taken, not on every software event of the kernel.
+ */
+static noinline void perf_swevent_sample_hit(struct perf_event *event, u64 nr,
+					     struct pt_regs *regs, u64 addr)
+{
+	struct perf_sample_data data;
+
+	perf_sample_data_init(&data, addr, 0);
+	perf_swevent_event(event, nr, &data, regs);
+}
+
 /* Count @event_id on this CPU (preemption off, recursion guarded). */
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
-	struct perf_sample_data data;
 	struct swevent_hlist *hl;
 	struct perf_event *event;
 	struct hlist_head *head;
@@ -291,9 +304,11 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 			continue;
 		if (perf_event_excluded_at(event, regs))
 			continue;
-		/* fresh per event: preparing a sample may fill it in */
-		perf_sample_data_init(&data, addr, 0);
-		perf_swevent_event(event, nr, &data, regs);
+		/* as perf_swevent_event() counts an occurrence it does not sample */
+		if (!regs || !is_sampling_event(event))
+			local64_add(nr, &event->count);
+		else
+			perf_swevent_sample_hit(event, nr, regs, addr);
 	}
 out:
 	rcu_read_unlock();

@@ -519,12 +519,14 @@ static int perf_open_install(struct perf_open_req *req, struct perf_event *event
 		if (err)
 			return err;
 	}
-	if (!perf_event_validate_size(event))
+	/* an event of its own always fits: its sizes are those of its alloc */
+	if (req->group_leader && !perf_event_validate_size(event))
 		return -E2BIG;
 	err = perf_install_in_context(ctx, event, event->cpu);
 	if (err)
 		return err;
-	perf_group_update_sizes(event->group_leader);
+	if (req->group_leader)
+		perf_group_update_sizes(event->group_leader);
 	return 0;
 }
 

@@ -13,7 +13,13 @@ kernel) are perf's own: the blocks in those objects' text, by address;
 !NAME leaves out the objects of that file name (e.g. !uprobes.o, which
 kernel/events holds but is not perf's).  Prints per case, over all of its regions:
 
-  OWN <case> <own insns/op> <kernel insns/op> <ops>
+  OWN <case> <own insns/op> <kernel insns/op> <ops> <slab allocations/op>
+
+The slab allocations are the calls of the slab allocator's entry points
+(SLAB_ALLOC, which do not call one another): the executions of the block at
+a function's first address, or on ppc64 also at its local entry point 8
+bytes in, where calls from inside the kernel enter.  They count every
+allocation of the operation, perf's or not (the file, the fd table...).
 
 With --detail CASE (a sixth argument), the kernel functions of that case
 instead, by instructions per op, perf's own marked with '*'.
@@ -27,6 +33,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kprof_report import defined_ranges, load_map  # noqa: E402
 
 CLONE = re.compile(r'\.(isra|constprop|part|cold|llvm)\b.*$')
+
+# Linux 6.1's slab allocation calls (mm/slab_common.c, mm/slub.c); kvmalloc,
+# krealloc and the like end in one of these
+SLAB_ALLOC = ('kmem_cache_alloc', 'kmem_cache_alloc_lru', 'kmem_cache_alloc_node',
+              'kmem_cache_alloc_bulk', 'kmalloc_trace', 'kmalloc_node_trace',
+              '__kmalloc', '__kmalloc_node', '__kmalloc_node_track_caller',
+              'kmalloc_large', 'kmalloc_large_node')
+PPC64_KERNEL = 0xc000000000000000
+
+
+def alloc_entries(addrs, names):
+    """The block starts that are calls of a slab allocation."""
+    entries = set()
+    for addr, name in zip(addrs, names):
+        if name in SLAB_ALLOC:
+            entries.add(addr)
+            if addr >= PPC64_KERNEL:
+                entries.add(addr + 8)
+    return entries
 
 
 def read_regions(path):
@@ -61,6 +86,7 @@ def main():
     regions = read_regions(sys.argv[1])
     ops = read_ops(sys.argv[2])
     addrs, names = load_map(sys.argv[3])
+    allocs = alloc_entries(addrs, names)
     ranges = []
     patterns = sys.argv[4].split(',')
     skip = [p[1:] for p in patterns if p.startswith('!')]
@@ -76,10 +102,10 @@ def main():
     if len(regions) != len(ops):
         sys.exit(f'kprof_regions: {len(regions)} regions but {len(ops)} BENCH-OPS lines')
     fn_of, own_of = {}, {}
-    totals = {}			# case -> [own, kernel, ops]
+    totals = {}			# case -> [own, kernel, ops, slab allocations]
     per_fn = {}			# function -> instructions, of the --detail case
     for (case, n), region in zip(ops, regions):
-        t = totals.setdefault(case, [0, 0, 0])
+        t = totals.setdefault(case, [0, 0, 0, 0])
         t[2] += n
         for (start, insns), execs in region.items():
             if start not in fn_of:
@@ -87,19 +113,20 @@ def main():
                 fn_of[start] = CLONE.sub('', names[i]) if i >= 0 else '?'
                 own_of[start] = is_own(start)
             t[1] += insns * execs
+            if start in allocs:
+                t[3] += execs
             if own_of[start]:
                 t[0] += insns * execs
             if case == detail:
                 key = (fn_of[start], own_of[start])
                 per_fn[key] = per_fn.get(key, 0) + insns * execs
     if detail:
-        n = totals.get(detail, [0, 0, 0])[2] or 1
+        n = totals.get(detail, [0, 0, 0, 0])[2] or 1
         for (fn, own), v in sorted(per_fn.items(), key=lambda kv: -kv[1]):
             print(f'{v / n:10.1f} {"*" if own else " "} {fn}')
         return 0
-    for case, (o, k, n) in totals.items():
-        n = n or 1
-        print(f'OWN {case} {o / n:.1f} {k / n:.1f} {n}')
+    for case, (o, k, n, a) in totals.items():
+        print(f'OWN {case} {o / (n or 1):.1f} {k / (n or 1):.1f} {n} {a / (n or 1):.2f}')
     return 0
 
 

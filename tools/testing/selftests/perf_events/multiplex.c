@@ -600,6 +600,39 @@ TEST_F(policy, single_event_fills_the_counter_a_group_left)
 	EXPECT_TRUE(ran_all_along(last)) TH_LOG("the single event after the group waited");
 }
 
+/*
+ * An event that closes leaves its counter to the event that waits for
+ * one at once, not at the next turn (1 s away here): the time the waiting
+ * event runs starts with the close.  6.1 leaves the counter empty until
+ * the turn ends.  The close path skips that rescheduling when nothing
+ * waits, which this test and single_event_fills_the_counter_a_group_left
+ * (nothing waits until the group) keep honest.
+ */
+TEST_F(policy, closing_an_event_lets_the_waiting_one_on_at_once)
+{
+	struct perfev_value before, after;
+	int i, waiting;
+
+	if (!self->have)
+		SKIP(return, "neither the perfev_test PMU nor a hardware PMU");
+	ASSERT_EQ(0, policy_set_interval(self->path, 1000));
+	for (i = 0; i < self->nr; i++)
+		ASSERT_GE(policy_open(&self->ev, -1, false), 0);
+	waiting = policy_open(&self->ev, -1, false);
+	ASSERT_GE(waiting, 0);
+	spin_ns(5000000);
+	ASSERT_EQ(0, perfev_read_value(waiting, &before));
+	ASSERT_EQ(0ULL, before.running) TH_LOG("the last event ran before any closed");
+
+	close(self->ev.fds[0]);
+	self->ev.fds[0] = -1;		/* closed again by the teardown: EBADF */
+	spin_ns(20000000);
+	ASSERT_EQ(0, perfev_read_value(waiting, &after));
+	EXPECT_GE(after.running, 10000000ULL)
+		TH_LOG("ran %llu ns of the 20 ms after the close",
+		       (unsigned long long)after.running);
+}
+
 /* Percent of its enabled time @fd ran. */
 static double share_of(int fd)
 {
