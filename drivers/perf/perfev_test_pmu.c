@@ -299,7 +299,7 @@ static enum hrtimer_restart ptp_overflow(struct hrtimer *timer)
 	struct ptp_cpu *pc = this_cpu_ptr(&ptp_cpu);
 	struct perf_event *event = ctr->event;
 	struct pt_regs *regs = get_irq_regs();
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	struct hw_perf_event *hwc;
 	int n;
 

@@ -272,13 +272,16 @@ void perf_swevent_exit_cpu(unsigned int cpu)
 
 /*
  * A sampling event's occurrence.  Out of line: the sample data (hundreds
- * of bytes, cleared on entry by CONFIG_INIT_STACK_ALL_ZERO) is built only
- * where a sample may be taken, not on every software event of the kernel.
+ * of bytes) is on the stack only where a sample may be taken, not on every
+ * software event of the kernel.  Like every sample data of the core's hot
+ * paths it is __uninitialized (no CONFIG_INIT_STACK_ALL_ZERO clearing):
+ * perf_sample_data_init() sets what perf_prepare_sample() reads before it
+ * fills the rest, by data->sample_flags.
  */
 static noinline void perf_swevent_sample_hit(struct perf_event *event, u64 nr,
 					     struct pt_regs *regs, u64 addr)
 {
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 
 	perf_sample_data_init(&data, addr, 0);
 	perf_swevent_event(event, nr, &data, regs);
@@ -441,7 +444,7 @@ static enum hrtimer_restart perf_clock_hrtimer(struct hrtimer *timer)
 {
 	struct perf_event *event = container_of(timer, struct perf_event, hw.hrtimer);
 	enum hrtimer_restart ret = HRTIMER_RESTART;
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	struct pt_regs *regs;
 	u64 period;
 

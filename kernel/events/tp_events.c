@@ -39,7 +39,7 @@
 /* A hit of breakpoint @bp; @data is the trapping context's pt_regs. */
 void perf_bp_event(struct perf_event *bp, void *data)
 {
-	struct perf_sample_data sample;
+	struct perf_sample_data sample __uninitialized;
 	struct pt_regs *regs = data;
 
 	if (bp->hw.state || perf_event_excluded_at(bp, regs))
@@ -79,7 +79,7 @@ static noinline void perf_tp_deliver_sample(struct perf_event *event, u64 count,
 		/* u32 size + data, padded so that the sample stays u64 aligned */
 		.size = ALIGN(entry_size + sizeof(u32), sizeof(u64)) - sizeof(u32),
 	};
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 
 	perf_sample_data_init(&data, 0, 0);
 	data.raw = &raw;

@@ -245,7 +245,7 @@ static void book3s_emit_sample(struct perf_event *event, struct pt_regs *regs,
 			       struct book3s_cpu *cpuhw)
 {
 	u64 type = event->attr.sample_type;
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 
 	perf_sample_data_init(&data, ~0ULL, event->hw.last_period);
 
