@@ -271,25 +271,15 @@ void perf_swevent_exit_cpu(unsigned int cpu)
 /* ---- counting: the hot path ---------------------------------------------- */
 
 /*
- * A sampling event's occurrence.  Out of line: the sample data (hundreds
- * of bytes) is on the stack only where a sample may be taken, not on every
- * software event of the kernel.  Like every sample data of the core's hot
- * paths it is __uninitialized (no CONFIG_INIT_STACK_ALL_ZERO clearing):
- * perf_sample_data_init() sets what perf_prepare_sample() reads before it
- * fills the rest, by data->sample_flags.
+ * Count @event_id on this CPU (preemption off, recursion guarded).  The
+ * sample data is __uninitialized, as on every hot path of the core: no
+ * CONFIG_INIT_STACK_ALL_ZERO clearing of its hundreds of bytes on each
+ * software event of the kernel; perf_sample_data_init() sets what
+ * perf_prepare_sample() reads before it fills the rest by sample_flags.
  */
-static noinline void perf_swevent_sample_hit(struct perf_event *event, u64 nr,
-					     struct pt_regs *regs, u64 addr)
-{
-	struct perf_sample_data data __uninitialized;
-
-	perf_sample_data_init(&data, addr, 0);
-	perf_swevent_event(event, nr, &data, regs);
-}
-
-/* Count @event_id on this CPU (preemption off, recursion guarded). */
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
+	struct perf_sample_data data __uninitialized;
 	struct swevent_hlist *hl;
 	struct perf_event *event;
 	struct hlist_head *head;
@@ -308,10 +298,13 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 		if (perf_event_excluded_at(event, regs))
 			continue;
 		/* as perf_swevent_event() counts an occurrence it does not sample */
-		if (!regs || !is_sampling_event(event))
+		if (!regs || !is_sampling_event(event)) {
 			local64_add(nr, &event->count);
-		else
-			perf_swevent_sample_hit(event, nr, regs, addr);
+			continue;
+		}
+		/* fresh per event: preparing a sample may fill it in */
+		perf_sample_data_init(&data, addr, 0);
+		perf_swevent_event(event, nr, &data, regs);
 	}
 out:
 	rcu_read_unlock();
