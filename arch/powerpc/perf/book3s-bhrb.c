@@ -9,6 +9,14 @@
  * instruction encodes (I- and B-form: we decode it), or, for XL-form
  * branches (blr, bctr, ...), a target entry marked BHRB_TARGET followed by
  * the entry of the branch that went there.  A zero entry ends the list.
+ * book3s_bhrb_read() copies the raw entries out at the PMI;
+ * book3s_bhrb_decode(), a pure function (KUnit: book3s-bhrb_test.c),
+ * pairs them into branches, and drops a pair as one when it hides the
+ * kernel's branches (before ISA 3.1 the buffer records them too).
+ *
+ * The BHRB has one filter per CPU: all branch-stack events on a CPU ask
+ * for the same one (book3s_branch_filters_conflict(), checked with the
+ * counter constraints), and pmu_enable() applies it last.
  *
  * The buffer is cleared when the branch-stack users of a CPU change task
  * context and at each context switch in (sched_task), so one task never
@@ -99,48 +107,77 @@ static void book3s_bhrb_entry(struct perf_branch_entry *e, u64 from, u64 to,
 	e->predicted = !mispred;
 }
 
+/**
+ * book3s_bhrb_decode - branch entries from the raw BHRB
+ * @raw: the entries as mfbhrbe reads them, newest first; 0 ends the list
+ * @nr: number of values in @raw
+ * @hide_kernel: leave out branches from or to the kernel
+ * @out: receives the branches
+ * @max: room in @out
+ *
+ * Return: the number of branches written.
+ */
+int book3s_bhrb_decode(const u64 *raw, int nr, bool hide_kernel,
+		       struct perf_branch_entry *out, int max)
+{
+	int r = 0, n = 0;
+	u64 val, from, to;
+	bool mispred;
+
+	while (r < nr && n < max) {
+		val = raw[r++];
+		if (!val)
+			break;			/* end of the valid entries */
+		mispred = val & BHRB_PREDICTION;
+		if (!(val & BHRB_EA))
+			continue;
+
+		if (val & BHRB_TARGET) {
+			/*
+			 * XL-form: the branch itself is the next entry, unless
+			 * that is the end or another target (then unknown).
+			 */
+			to = val & BHRB_EA;
+			from = 0;
+			if (r < nr && raw[r] && !(raw[r] & BHRB_TARGET))
+				from = raw[r++] & BHRB_EA;
+		} else {
+			from = val & BHRB_EA;
+			to = 0;
+		}
+
+		/* the pair goes or stays as one */
+		if (hide_kernel && (is_kernel_addr(from) || is_kernel_addr(to)))
+			continue;
+		if (!(val & BHRB_TARGET)) {
+			to = book3s_branch_to(from);
+			if (hide_kernel && is_kernel_addr(to))
+				continue;
+		}
+		book3s_bhrb_entry(&out[n++], from, to, mispred);
+	}
+	return n;
+}
+
 /* Fill cpuhw->bhrb_stack from the buffer (at a PMI, counters frozen). */
 void book3s_bhrb_read(struct perf_event *event, struct book3s_cpu *cpuhw)
 {
 	int max = min(book3s_ppmu->bhrb_nr, BOOK3S_BHRB_MAX);
-	bool user_only = book3s_ppmu->flags & PPMU_ARCH_31;
-	int r = 0, n = 0;
-	u64 val, addr, from;
-	bool mispred;
+	u64 raw[BOOK3S_BHRB_MAX];
+	int nr;
 
-	while (r < book3s_ppmu->bhrb_nr && n < max) {
-		val = read_bhrb(r++);
-		if (!val)
-			break;			/* end of the valid entries */
-		addr = val & BHRB_EA;
-		mispred = val & BHRB_PREDICTION;
-		if (!addr)
-			continue;
-
-		/*
-		 * Before ISA 3.1 the buffer also records kernel branches:
-		 * hide them from events that exclude the kernel.
-		 */
-		if (!user_only && is_kernel_addr(addr) &&
-		    event->attr.exclude_kernel)
-			continue;
-
-		if (val & BHRB_TARGET) {
-			/* XL-form: the branch itself is the next entry */
-			val = read_bhrb(r++);
-			from = val & BHRB_EA;
-			if (val & BHRB_TARGET) {
-				/* two targets in a row: reread it as one */
-				r--;
-				from = 0;
-			}
-			book3s_bhrb_entry(&cpuhw->bhrb_entries[n++], from, addr,
-					  mispred);
-		} else {
-			book3s_bhrb_entry(&cpuhw->bhrb_entries[n++], addr,
-					  book3s_branch_to(addr), mispred);
-		}
+	for (nr = 0; nr < max; nr++) {
+		raw[nr] = read_bhrb(nr);
+		if (!raw[nr])
+			break;
 	}
-	cpuhw->bhrb_stack.nr = n;
+	/*
+	 * Before ISA 3.1 the buffer also records kernel branches: hide them
+	 * from events that exclude the kernel.
+	 */
+	cpuhw->bhrb_stack.nr =
+		book3s_bhrb_decode(raw, nr, !(book3s_ppmu->flags & PPMU_ARCH_31) &&
+				   event->attr.exclude_kernel,
+				   cpuhw->bhrb_entries, max);
 	cpuhw->bhrb_stack.hw_idx = -1ULL;
 }

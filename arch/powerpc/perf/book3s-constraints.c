@@ -252,3 +252,32 @@ bool book3s_excludes_conflict(const struct power_pmu *pmu,
 				altflags[i] |= PPMU_LIMITED_PMC_REQD;
 	return false;
 }
+
+/**
+ * book3s_branch_filters_conflict - do branch-stack events need two filters?
+ * @events: the events
+ * @n: number of events
+ *
+ * The BHRB has one instruction filter (MMCRA[IFM]) per CPU: events with a
+ * branch stack share the PMU only if they ask for the same one
+ * (hw.branch_reg.config, set at event_init).  Others take turns, as
+ * events that need the same counter do.
+ *
+ * Return: true if two of them want different filters.
+ */
+bool book3s_branch_filters_conflict(struct perf_event *events[], int n)
+{
+	struct perf_event *first = NULL;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!has_branch_stack(events[i]))
+			continue;
+		if (!first)
+			first = events[i];
+		else if (events[i]->hw.branch_reg.config !=
+			 first->hw.branch_reg.config)
+			return true;
+	}
+	return false;
+}

@@ -240,6 +240,24 @@ unsigned long perf_instruction_pointer(struct pt_regs *regs)
 	return siar ? siar + book3s_slot_offset(regs) : regs->nip;
 }
 
+/*
+ * The core throttled @event (or it reached its event_limit) inside the
+ * PMI.  The counters are frozen until the handler thaws them: silence the
+ * counter here.  book3s_stop() would bracket this with pmu_disable/enable,
+ * which clears SIAR and SDAR and thaws the counters while later counters
+ * of the same PMI still wait for their samples.
+ */
+static void book3s_pmi_stop(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	/* book3s_overflow() has just folded the counter into the count */
+	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	book3s_write_pmc(hwc->idx, 0);
+	local64_set(&hwc->prev_count, 0);
+	perf_event_update_userpage(event);
+}
+
 /* Fill the model-specific parts of a sample and hand it to the core. */
 static void book3s_emit_sample(struct perf_event *event, struct pt_regs *regs,
 			       struct book3s_cpu *cpuhw)
@@ -268,7 +286,7 @@ static void book3s_emit_sample(struct perf_event *event, struct pt_regs *regs,
 	}
 
 	if (perf_event_overflow(event, &data, regs))
-		book3s_stop(event, 0);
+		book3s_pmi_stop(event);
 }
 
 /*
@@ -328,7 +346,7 @@ static void book3s_overflow(struct perf_event *event, unsigned long val,
 	if (record)
 		book3s_emit_sample(event, regs, cpuhw);
 	else if (period && perf_event_account_interrupt(event))
-		book3s_stop(event, 0);
+		book3s_pmi_stop(event);
 }
 
 static struct perf_event *book3s_event_on(struct book3s_cpu *cpuhw, int pmc)

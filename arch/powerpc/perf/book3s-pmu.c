@@ -245,7 +245,8 @@ static int book3s_group_fits(struct perf_event *event, u64 *code,
 	set.altflags[n] = *altflags;
 
 	if (book3s_excludes_conflict(book3s_ppmu, set.event, set.altflags,
-				     n + 1))
+				     n + 1) ||
+	    book3s_branch_filters_conflict(set.event, n + 1))
 		return -EINVAL;
 
 	/* the solver's scratch is per CPU: keep this CPU meanwhile */
@@ -298,6 +299,11 @@ static int book3s_event_init(struct perf_event *event)
 	err = book3s_ebb_check(event);
 	if (err)
 		return err;
+
+	/* the BHRB filter the event needs; members of a set share one */
+	if (has_branch_stack(event) && pmu->bhrb_filter_map)
+		event->hw.branch_reg.config =
+			pmu->bhrb_filter_map(event->attr.branch_sample_type);
 
 	fit = book3s_group_fits(event, &code, &altflags);
 

@@ -27,12 +27,27 @@
 #include <asm/reg.h>
 #include "book3s.h"
 
-/* First value to load into a counter: sampling counts up to the top bit. */
+/*
+ * First value to load into a counter: sampling counts up to the top bit.
+ * The core asks for a whole new period with period_left = 0 (IOC_PERIOD,
+ * a frequency step that cuts the period short).  Loading 0x80000000 then
+ * would raise no interrupt on POWER8+, which alerts on the transition of
+ * the top bit, until the counter wrapped through 2^32 events; pmu_enable()
+ * re-raises it for a counter with the top bit set (6.1's count then came
+ * out a period ahead).
+ */
 static unsigned long book3s_start_value(struct perf_event *event)
 {
-	s64 left = local64_read(&event->hw.period_left);
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
 
-	if (!event->hw.sample_period || left >= 0x80000000LL)
+	if (!hwc->sample_period)
+		return 0;
+	if (left <= 0) {
+		left = hwc->sample_period;
+		local64_set(&hwc->period_left, left);
+	}
+	if (left >= 0x80000000LL)
 		return 0;
 	return 0x80000000UL - left;
 }
@@ -129,6 +144,17 @@ static unsigned long book3s_mmcr0_excludes(struct perf_event *event)
 	return bits;
 }
 
+/* The BHRB filter of the set: all its branch-stack events share one. */
+static u64 book3s_set_bhrb_filter(struct book3s_cpu *cpuhw)
+{
+	int i;
+
+	for (i = 0; i < cpuhw->n_events; i++)
+		if (has_branch_stack(cpuhw->event[i]))
+			return cpuhw->event[i]->hw.branch_reg.config;
+	return 0;
+}
+
 /*
  * The set of events changed: compute and write the MMCRs (counters still
  * frozen) and place every event on its counter.  Returns false if the
@@ -152,6 +178,8 @@ static bool book3s_program(struct book3s_cpu *cpuhw)
 	}
 	if (!(pmu->flags & PPMU_ARCH_207S))
 		cpuhw->mmcr.mmcr0 |= book3s_mmcr0_excludes(cpuhw->event[0]);
+	if (cpuhw->bhrb_users)
+		cpuhw->bhrb_filter = book3s_set_bhrb_filter(cpuhw);
 
 	ppc_set_pmu_inuse(1);
 	mtspr(SPRN_MMCRA, cpuhw->mmcr.mmcra & ~MMCRA_SAMPLE_ENABLE);
@@ -189,6 +217,10 @@ static bool book3s_program(struct book3s_cpu *cpuhw)
 		}
 		if (book3s_is_ebb(event)) {
 			val = local64_read(&event->hw.prev_count);
+		} else if (event->hw.state & PERF_HES_STOPPED) {
+			/* throttled or not started: no PMI until start() */
+			val = 0;
+			local64_set(&event->hw.prev_count, 0);
 		} else {
 			val = book3s_start_value(event);
 			local64_set(&event->hw.prev_count, val);
@@ -247,9 +279,6 @@ void book3s_pmu_enable(struct pmu *pmu)
 	mmcr0 = book3s_ebb_restore(ebb, cpuhw);
 	/* all configuration written before the counters run */
 	mb();
-	if (cpuhw->bhrb_users && book3s_ppmu->config_bhrb)
-		book3s_ppmu->config_bhrb(cpuhw->bhrb_filter);
-
 	book3s_write_mmcr0(cpuhw, mmcr0);
 
 	if (cpuhw->mmcr.mmcra & MMCRA_SAMPLE_ENABLE) {
@@ -257,6 +286,12 @@ void book3s_pmu_enable(struct pmu *pmu)
 		mb();
 		mtspr(SPRN_MMCRA, cpuhw->mmcr.mmcra);
 	}
+	/*
+	 * The model adds the branch filter to MMCRA as it stands: after the
+	 * last write of MMCRA, which would otherwise drop it.
+	 */
+	if (cpuhw->bhrb_users && book3s_ppmu->config_bhrb)
+		book3s_ppmu->config_bhrb(cpuhw->bhrb_filter);
 out:
 	local_irq_restore(flags);
 }
@@ -267,22 +302,10 @@ static bool book3s_set_fits(struct book3s_cpu *cpuhw, int n)
 	if (book3s_excludes_conflict(book3s_ppmu, cpuhw->event,
 				     cpuhw->altflags, n))
 		return false;
+	if (cpuhw->bhrb_users && book3s_branch_filters_conflict(cpuhw->event, n))
+		return false;
 	return !book3s_fit_events(book3s_ppmu, &cpuhw->fit, cpuhw->code,
 				  cpuhw->altflags, cpuhw->event, n);
-}
-
-static void book3s_branch_stack_get(struct book3s_cpu *cpuhw,
-				    struct perf_event *event)
-{
-	u64 filter;
-
-	if (!has_branch_stack(event) || !book3s_ppmu->bhrb_filter_map)
-		return;
-	filter = book3s_ppmu->bhrb_filter_map(event->attr.branch_sample_type);
-	if (filter == (u64)-1)
-		return;
-	cpuhw->bhrb_filter = filter;
-	book3s_bhrb_get(event);
 }
 
 int book3s_add(struct perf_event *event, int ef_flags)
@@ -321,7 +344,8 @@ int book3s_add(struct perf_event *event, int ef_flags)
 	book3s_ebb_add(event);
 	cpuhw->n_events++;
 	cpuhw->n_new++;
-	book3s_branch_stack_get(cpuhw, event);
+	if (has_branch_stack(event))
+		book3s_bhrb_get(event);
 	ret = 0;
 out:
 	perf_pmu_enable(event->pmu);

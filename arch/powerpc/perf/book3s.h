@@ -86,7 +86,7 @@ struct book3s_cpu {
 	/* PMC values read by the PMI, for PERF_SAMPLE_REGS_INTR. */
 	unsigned long pmc_snapshot[MAX_HWEVENTS];
 
-	/* Branch history (book3s-bhrb.c). */
+	/* Branch history (book3s-bhrb.c); the filter all users share. */
 	unsigned int bhrb_users;
 	u64 bhrb_filter;
 	void *bhrb_owner_ctx;
@@ -111,6 +111,7 @@ int book3s_fit_events(const struct power_pmu *pmu, struct book3s_fit *fit,
 bool book3s_excludes_conflict(const struct power_pmu *pmu,
 			      struct perf_event *events[],
 			      unsigned int altflags[], int n);
+bool book3s_branch_filters_conflict(struct perf_event *events[], int n);
 
 /* book3s-counters.c */
 unsigned long book3s_read_pmc(int pmc);
@@ -144,6 +145,8 @@ void book3s_pmi(struct pt_regs *regs);
 void book3s_bhrb_get(struct perf_event *event);
 void book3s_bhrb_put(struct perf_event *event);
 void book3s_bhrb_read(struct perf_event *event, struct book3s_cpu *cpuhw);
+int book3s_bhrb_decode(const u64 *raw, int nr, bool hide_kernel,
+		       struct perf_branch_entry *out, int max);
 void book3s_sched_task(struct perf_event_context *ctx, bool sched_in);
 #else
 static inline void book3s_bhrb_get(struct perf_event *event) { }

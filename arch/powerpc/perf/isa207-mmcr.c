@@ -50,7 +50,7 @@ static void thresh_fields(const struct isa207_model *m, u64 event,
 			  struct perf_event *pev, u32 flags, u64 *mmcr1,
 			  u64 *mmcra)
 {
-	u64 cmp;
+	s64 cmp;
 
 	if (m->isa == ISA207_V207 && isa207_fab_match(event)) {
 		*mmcr1 |= ISA207_EV_THR_CTL(event) << ISA207_MMCR1_FAB;
@@ -68,10 +68,16 @@ static void thresh_fields(const struct isa207_model *m, u64 event,
 		*mmcra |= ISA207_EV_THR_CMP(event) << ISA207_MMCRA_CMP300;
 		break;
 	case ISA207_V31:
-		if (!(flags & PPMU_HAS_ATTR_CONFIG1))
+		/*
+		 * A threshold event's compare value is its config1, encoded
+		 * as the constraint checked it (isa207-constraint.c); other
+		 * events' config1 means nothing here.
+		 */
+		if (!(flags & PPMU_HAS_ATTR_CONFIG1) || !ISA207_EV_THR_SEL(event))
 			break;
-		cmp = pev->attr.config1 & ISA207_CMP31_CONFIG1_MASK;
-		*mmcra |= (u64)isa207_cmp31_encode(cmp) << ISA207_MMCRA_CMP300;
+		cmp = isa207_cmp31_encode(pev->attr.config1);
+		if (cmp > 0)
+			*mmcra |= (u64)cmp << ISA207_MMCRA_CMP300;
 		break;
 	}
 }

@@ -149,7 +149,6 @@
 
 /* Largest threshold compare value ISA 3.1 can express (mantissa 0xff, exp 5). */
 #define ISA207_CMP31_MAX		261120ULL
-#define ISA207_CMP31_CONFIG1_MASK	0x3ffffULL
 
 enum isa207_level {
 	ISA207_V207,	/* POWER8 */

@@ -277,6 +277,30 @@ static void isa207_test_mmcr_p10(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.mmcr0, MMCR0_PMC1CE | MMCR0_FC56 |
 			MMCR0_PMCCEXT | MMCR0_C56RUN);
 
+	/*
+	 * Only a threshold event's config1 is its compare value: a sibling
+	 * without threshold fields and a stray config1 leaves MMCRA alone.
+	 */
+	ev[1] = 0x600f4;
+	pev[1]->attr.config1 = 0x3;
+	KUNIT_ASSERT_EQ(test, isa207_mmcr(&power10_model, false, ev, 2, hwc,
+					  &r, pev, power10_model.flags), 0);
+	KUNIT_EXPECT_EQ(test, r.mmcra, (0x1faUL << 45) | (1UL << 16) |
+			(2UL << 42));
+	pev[1]->attr.config1 = 0;
+
+	/*
+	 * config1 of 2^18 or more: MMCRA gets the value the constraint
+	 * checked (saturated at the largest compare), not config1's low
+	 * 18 bits (2^18 + 1000 would program 1000).
+	 */
+	pev[0]->attr.config1 = (1ULL << 18) + 1000;
+	KUNIT_ASSERT_EQ(test, isa207_mmcr(&power10_model, false, ev, 1, hwc,
+					  &r, pev, power10_model.flags), 0);
+	KUNIT_EXPECT_EQ(test, r.mmcra, (0x5ffUL << 45) | (1UL << 16) |
+			(2UL << 42));
+	pev[0]->attr.config1 = 1000;
+
 	/* generic compat on ISA 3.1 ignores config1 */
 	KUNIT_ASSERT_EQ(test, isa207_mmcr(&generic_compat_v31_model, false,
 					  ev, 1, hwc, &r, pev,
