@@ -785,11 +785,22 @@ static void unmap_sampler(struct perfev_ring *r)
 
 /* --------------------------------------------------------------- sampling */
 
+/* A sampler of the thread's user instructions, PERF_SAMPLE_PERIOD only. */
+static int open_period_sampler(__u64 period, struct perfev_ring *r)
+{
+	struct perf_event_attr a;
+
+	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	a.exclude_kernel = 1;
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_PERIOD;
+	return open_sampler(&a, -1, r);
+}
+
 TEST(overflow_samples_are_count_over_period)
 {
 	const unsigned long n = 5000000;	/* 20M instructions */
 	const __u64 period = 1000000;
-	struct perf_event_attr a;
 	struct perfev_ring r;
 	struct ring_tally t;
 	__u64 count;
@@ -797,11 +808,7 @@ TEST(overflow_samples_are_count_over_period)
 	int fd;
 
 	REQUIRE_POWER(m);
-	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	a.exclude_kernel = 1;
-	a.sample_period = period;
-	a.sample_type = PERF_SAMPLE_PERIOD;
-	fd = open_sampler(&a, -1, &r);
+	fd = open_period_sampler(period, &r);
 	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
 	count = count_loop(fd, n);
 	ASSERT_NE(~0ULL, count);
@@ -833,18 +840,13 @@ TEST(period_reset_starts_a_whole_period)
 {
 	const unsigned long n = 1250000;	/* 5M instructions */
 	__u64 period = 1000000, count;
-	struct perf_event_attr a;
 	struct perfev_ring r;
 	struct ring_tally t;
 	enum model m;
 	int fd;
 
 	REQUIRE_POWER(m);
-	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	a.exclude_kernel = 1;
-	a.sample_period = period;
-	a.sample_type = PERF_SAMPLE_PERIOD;
-	fd = open_sampler(&a, -1, &r);
+	fd = open_period_sampler(period, &r);
 	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	/* running: the reset goes through stop and start(RELOAD) */
