@@ -297,6 +297,21 @@ static unsigned long loop_for_ms(unsigned long ms, unsigned long chunk)
 	return calls;
 }
 
+/*
+ * Enable @a then @b, run the loop for @ms (ppc_loop(@chunk) calls), disable
+ * them in reverse order and read both with their times.  0 or -1.
+ */
+static int run_pair(int a, int b, unsigned long ms, unsigned long chunk,
+		    struct perfev_value *va, struct perfev_value *vb)
+{
+	if (ioctl(a, PERF_EVENT_IOC_ENABLE, 0) || ioctl(b, PERF_EVENT_IOC_ENABLE, 0))
+		return -1;
+	loop_for_ms(ms, chunk);
+	if (ioctl(b, PERF_EVENT_IOC_DISABLE, 0) || ioctl(a, PERF_EVENT_IOC_DISABLE, 0))
+		return -1;
+	return perfev_read_value(a, va) || perfev_read_value(b, vb) ? -1 : 0;
+}
+
 /* ---------------------------------------------------------------- counting */
 
 TEST(instructions_of_known_loop)
@@ -698,13 +713,7 @@ TEST(exclusive_group_never_shares_the_pmu)
 	/* PMC6 would fit next to it, but not next to an exclusive group */
 	other = open_raw(EV_PMC6_CYC, -1, rf);
 	ASSERT_GE(other, 0) TH_LOG("errno %d", errno);
-	ASSERT_EQ(0, ioctl(excl, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_ENABLE, 0));
-	loop_for_ms(300, 1000000);
-	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, ioctl(excl, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, perfev_read_value(excl, &ve));
-	ASSERT_EQ(0, perfev_read_value(other, &vo));
+	ASSERT_EQ(0, run_pair(excl, other, 300, 1000000, &ve, &vo));
 	note("exclusive ran %llu of %llu ns, other %llu of %llu ns\n",
 	     (unsigned long long)ve.running, (unsigned long long)ve.enabled,
 	     (unsigned long long)vo.running, (unsigned long long)vo.enabled);
@@ -1435,13 +1444,7 @@ TEST(branch_filters_of_two_events_take_turns)
 	ASSERT_GE(calls, 0) TH_LOG("errno %d", errno);
 	any = open_branch_sampler(PERF_SAMPLE_BRANCH_ANY, -1, &ra);
 	ASSERT_GE(any, 0) TH_LOG("errno %d", errno);
-	ASSERT_EQ(0, ioctl(calls, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, ioctl(any, PERF_EVENT_IOC_ENABLE, 0));
-	loop_for_ms(400, 20000);
-	ASSERT_EQ(0, ioctl(any, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, ioctl(calls, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, perfev_read_value(calls, &vc));
-	ASSERT_EQ(0, perfev_read_value(any, &va));
+	ASSERT_EQ(0, run_pair(calls, any, 400, 20000, &vc, &va));
 	tally(&rc, &tc, log_bhrb, &bc);
 	tally(&ra, &ta, log_bhrb, &ba);
 	note("any_call: %d samples, %d with the bdnz, ran %llu of %llu ns\n",
