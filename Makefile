@@ -16,7 +16,7 @@
 #                (ARCH=all and IMPL=both unless given; ROUNDS=3)
 #
 # Variables: ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#            SUITES=perfev,upstream,perftest,papi,scenarios  TESTS=attr,groups  TAG=name
+#            SUITES=perfev,upstream,perftest,papi,powerpc,scenarios  TESTS=attr,groups  TAG=name
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
 #            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND,
 #            REGRESSION=name (a kernel with testbed/regressions/name.patch,

@@ -79,6 +79,38 @@ for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$udir/Makefile"); do
 		"$udir/$t.c" -lpthread || die "building upstream selftest $t for $arch failed"
 done
 
+# ppc64le: 6.1's own powerpc PMU selftests (tools/testing/selftests/powerpc/pmu:
+# the counting tests, ebb/, sampling_tests/, event_code_tests/), built static
+# by their own Makefiles from the pristine base, once per base version
+# (cached in $BUILD/ppc-pmu-selftests), into /tests/powerpc/<group>/.
+if [ "$arch" = ppc64le ]; then
+	pdir="$BUILD/ppc-pmu-selftests"
+	stamp="$(cat "$BUILD/base/version") $("$cc" -dumpfullversion)"
+	exec 7> "$BUILD/.ppc-pmu-selftests.lock" # one builder at a time (parallel TAG= runs)
+	flock 7
+	if [ "$(cat "$pdir/.stamp" 2>/dev/null)" != "$stamp" ]; then
+		rm -rf "$pdir"
+		mkdir -p "$pdir/out"
+		psrc="$base/tools/testing/selftests/powerpc"
+		make -s -C "$psrc/pmu" ARCH=powerpc CC="$cc" OUTPUT="$pdir/out" \
+			CFLAGS="-std=gnu99 -O2 -Wall -Werror -DGIT_VERSION='\"$(cat "$BUILD/base/version")\"' -I$psrc/include -static" \
+			LDFLAGS=-static all > "$pdir/build.log" 2>&1 ||
+			{ tail -n 30 "$pdir/build.log" >&2; die "building 6.1's powerpc PMU selftests failed"; }
+		echo "$stamp" > "$pdir/.stamp"
+	fi
+	flock -u 7
+	mkdir -p "$root/tests/powerpc/pmu"
+	for f in "$pdir"/out/*; do
+		[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/tests/powerpc/pmu/"
+	done
+	for g in ebb sampling_tests event_code_tests; do
+		mkdir -p "$root/tests/powerpc/$g"
+		for f in "$pdir/out/$g"/*; do
+			[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/tests/powerpc/$g/"
+		done
+	done
+fi
+
 # The real perf tool and its library closure (x86_64 guest only).
 if [ "$arch" = x86_64 ]; then guest_host_perf "$root"; fi
 # and the host's PAPI tools (papi-tools) under /opt/papi/bin, for the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: build, boot and judge every requested arch.
 #   ARCH=x86_64|ppc64le|all  IMPL=new|upstream  DEBUG=0|1
-#   SUITES=perfev,upstream,perftest,papi,scenarios,models  TESTS=attr,groups (perfev binaries only)
+#   SUITES=perfev,upstream,perftest,papi,powerpc,scenarios,models  TESTS=attr,groups (perfev binaries only)
 #   TAG=name  (separate guest/result directories for parallel runs)
 #   PPC_CPU=power9,power8,power10  (ppc64le CPU models, see below)
 #   COVERAGE=1  (a gcov kernel; coverage of the run in out/coverage/ARCH-check)
@@ -10,7 +10,8 @@
 . "$(dirname "$0")/common.sh"
 
 ARCH=${ARCH:-x86_64} IMPL=${IMPL:-new} DEBUG=${DEBUG:-0}
-SUITES=${SUITES:-perfev,upstream,perftest,papi,scenarios,models} TESTS=${TESTS:-} TAG=${TAG:-}
+suites_asked=${SUITES:+yes}
+SUITES=${SUITES:-perfev,upstream,perftest,papi,powerpc,scenarios,models} TESTS=${TESTS:-} TAG=${TAG:-}
 case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 
 # x86_64 boots once per PMU model of the testbed's QEMU
@@ -29,7 +30,9 @@ X86_PMU_TESTS=hw,groups,inherit_groups,multiplex,sampling,x86_pmu,x86_pmu_model,
 
 # ppc64le boots once per CPU model of PPC_CPU (QEMU pseries, run-qemu.sh): the
 # first model runs every suite, each further model the perfev binaries that
-# drive the PMU (PPC_PMU_TESTS), with KUnit at boot.  Results of a model
+# drive the PMU (PPC_PMU_TESTS) and 6.1's powerpc PMU selftests (the
+# powerpc suite: unless TESTS narrows a run of the default suites), with
+# KUnit at boot.  Results of a model
 # other than POWER9 are labelled ARCH-IMPL[-debug]-MODEL.
 PPC_CPU=${PPC_CPU:-power9,power8,power10}
 PPC_PMU_TESTS=hw,groups,inherit_groups,multiplex,sampling,ppc_pmu,perf_tool
@@ -64,8 +67,12 @@ for arch in "${arches[@]}"; do
 		if [ "$arch" = ppc64le ] && [ "$boot" != "${boots[0]}" ]; then
 			tests=$(boot_tests "$PPC_PMU_TESTS")
 			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
-			[ -n "$tests" ] || continue
-			args="perfev.mode=check perfev.suites=perfev perfev.tests=$tests"
+			suites=${tests:+perfev}
+			if [ -z "$TESTS" ] || [ -n "$suites_asked" ]; then
+				case ",$SUITES," in *,powerpc,*) suites="$suites${suites:+,}powerpc" ;; esac
+			fi
+			[ -n "$suites" ] || continue
+			args="perfev.mode=check perfev.suites=$suites${tests:+ perfev.tests=$tests}"
 		fi
 		if [ "$arch" = x86_64 ] && [ "$boot" != main ] && [ "$boot" != testpmu ]; then
 			tests=$(boot_tests "$X86_PMU_TESTS")

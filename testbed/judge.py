@@ -222,7 +222,7 @@ def main():
     results = {}  # suite -> list
     for key, body in sorted(blocks.items()):
         suite, name = key.split("/", 1)
-        if suite in ("perfev", "upstream", "papi", "scenarios") and name.endswith(".tap"):
+        if suite in ("perfev", "upstream", "papi", "powerpc", "scenarios") and name.endswith(".tap"):
             name = name[:-4]
             results.setdefault(suite, []).extend(tap_results(suite, name, body, rcs.get(f"{suite}/{name}")))
         elif suite == "perftest" and name == "perf-test.txt":
