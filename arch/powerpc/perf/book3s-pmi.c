@@ -396,6 +396,17 @@ static void book3s_handle_pmi(struct pt_regs *regs)
 	struct perf_event *event;
 	bool found = false;
 
+	/*
+	 * The counters of an EBB group belong to the task and alert it with
+	 * an event-based branch, never a PMI: a stale or replayed one must
+	 * not reload them or rewrite MMCR0 without EBE and PMCC (the task's
+	 * next PMC write in problem state would take SIGILL).
+	 */
+	if (cpuhw->n_events && book3s_is_ebb(cpuhw->event[0])) {
+		clear_pmi_irq_pending();
+		return;
+	}
+
 	/* the PMI froze the others: account PMC5/6 of POWER5+/6/7 now */
 	if (cpuhw->n_limited)
 		book3s_limited_freeze(cpuhw);

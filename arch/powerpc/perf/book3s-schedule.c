@@ -264,9 +264,12 @@ void book3s_pmu_enable(struct pmu *pmu)
 		/*
 		 * Same events (or fewer): restore the configuration, and the
 		 * pending PMI that disable dropped if a counter overflowed.
+		 * An EBB counter's overflow is the task's event-based branch,
+		 * taken in problem state (or inside its handler, not yet
+		 * reloaded): never a PMI, which would take the PMU from it.
 		 */
 		hard_irq_disable();
-		if (book3s_any_overflowed(cpuhw))
+		if (!ebb && book3s_any_overflowed(cpuhw))
 			set_pmi_irq_pending();
 		mtspr(SPRN_MMCRA, cpuhw->mmcr.mmcra & ~MMCRA_SAMPLE_ENABLE);
 		mtspr(SPRN_MMCR1, cpuhw->mmcr.mmcr1);
