@@ -109,6 +109,10 @@ if [ "$arch" = ppc64le ]; then
 			[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/tests/powerpc/$g/"
 		done
 	done
+	# 6.1's CPU PMU sysfs files per model, for ppc_pmu's byte-for-byte check
+	mkdir -p "$root/tests/data"
+	python3 "$TOP/testbed/ppc-sysfs-ref.py" "$base" > "$root/tests/data/ppc-sysfs.ref" ||
+		die "reading 6.1's POWER PMU sysfs files from $base failed"
 fi
 
 # The real perf tool and its library closure (x86_64 guest only).

@@ -39,23 +39,7 @@ static struct dev_ext_attribute gc_formats[] = {
 	ISA207_FORMAT("pmc",	"config:16-19"),
 };
 
-static struct perf_pmu_events_attr gc_events[] = {
-	ISA207_EVENT("cpu-cycles",		GC_PM_CYC),
-	ISA207_EVENT("instructions",		GC_PM_INST_CMPL),
-	ISA207_EVENT("stalled-cycles-frontend",	GC_PM_NO_INST_AVAIL),
-	ISA207_EVENT("branch-misses",		GC_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("cache-misses",		GC_PM_LD_MISS_L1),
-	ISA207_EVENT("L1-dcache-load-misses",	GC_PM_LD_MISS_L1),
-	ISA207_EVENT("L1-dcache-store-misses",	GC_PM_ST_MISS_L1),
-	ISA207_EVENT("L1-icache-load-misses",	GC_PM_L1_ICACHE_MISS),
-	ISA207_EVENT("LLC-load-misses",		GC_PM_DATA_FROM_L3MISS),
-	ISA207_EVENT("branch-load-misses",	GC_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("dTLB-load-misses",		GC_PM_DTLB_MISS),
-	ISA207_EVENT("iTLB-load-misses",		GC_PM_ITLB_MISS),
-};
-
 static struct attribute *gc_format_ptrs[ARRAY_SIZE(gc_formats) + 1];
-static struct attribute *gc_event_ptrs[ARRAY_SIZE(gc_events) + 1];
 
 static int gc_generic[] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= GC_PM_CYC,
@@ -101,7 +85,7 @@ static const u32 gc_alts[][2] = {
 	.generic_events		= gc_generic,			\
 	.n_generic		= ARRAY_SIZE(gc_generic),	\
 	.cache_events		= &gc_cache,			\
-	ISA207_MODEL_ATTRS(gc)
+	ISA207_MODEL_FORMATS(gc)
 
 struct isa207_model generic_compat_v300_model = { GC_MODEL(ISA207_V300) };
 struct isa207_model generic_compat_v31_model = { GC_MODEL(ISA207_V31) };

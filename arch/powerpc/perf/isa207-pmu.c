@@ -3,12 +3,14 @@
  * Registration of an ISA 2.07 / 3.0 / 3.1 model with the Book3S framework:
  * one struct power_pmu whose callbacks apply the shared code to the model
  * chosen at boot, and the sysfs format/, events/ and caps/ groups built
- * from the model's tables.
+ * from the model's tables (events/: its generic and cache events by their
+ * perf names, and its extra events).
  *
  * Locking: isa207_register() runs once at boot (__init) before the PMU is
  * registered; everything it sets is read-only afterwards.
  */
 #include <linux/init.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <asm/cputable.h>
 #include <asm/reg.h>
@@ -83,11 +85,108 @@ ssize_t isa207_format_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(page, "%s\n", (const char *)ea->var);
 }
 
+/* perf's names of the generic events (tools/perf: parse-events) */
+static const char * const isa207_generic_names[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= "cpu-cycles",
+	[PERF_COUNT_HW_INSTRUCTIONS]		= "instructions",
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= "cache-references",
+	[PERF_COUNT_HW_CACHE_MISSES]		= "cache-misses",
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= "branch-instructions",
+	[PERF_COUNT_HW_BRANCH_MISSES]		= "branch-misses",
+	[PERF_COUNT_HW_BUS_CYCLES]		= "bus-cycles",
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= "stalled-cycles-frontend",
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= "stalled-cycles-backend",
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= "ref-cycles",
+};
+
+/* ... and of the caches and operations: "L1-dcache-load-misses" */
+static const char * const isa207_cache_names[PERF_COUNT_HW_CACHE_MAX] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+
+static const char * const isa207_op_names[PERF_COUNT_HW_CACHE_OP_MAX][2] = {
+	{ "loads", "load-misses" },
+	{ "stores", "store-misses" },
+	{ "prefetches", "prefetch-misses" },
+};
+
+static const char * __init isa207_cache_name(int t, int op, int res)
+{
+	return kasprintf(GFP_KERNEL, "%s-%s", isa207_cache_names[t],
+			 isa207_op_names[op][res]);
+}
+
+/*
+ * The events/ entries: every generic event of the model's table, every
+ * cache event of its table but the L1 instruction cache's writes (6.1
+ * lists none: the entries are the ones its drivers listed by hand), and
+ * the model's extra events.  Built once at boot, never freed.
+ */
+static struct attribute ** __init isa207_events(const struct isa207_model *m)
+{
+	struct perf_pmu_events_attr *ev;
+	struct attribute **ptrs;
+	int t, op, res, i, n = 0, n_generic = 0, max;
+	u64 code;
+
+	max = m->n_generic + PERF_COUNT_HW_CACHE_MAX *
+	      PERF_COUNT_HW_CACHE_OP_MAX * PERF_COUNT_HW_CACHE_RESULT_MAX;
+	ev = kcalloc(max, sizeof(*ev), GFP_KERNEL);
+	ptrs = kcalloc(max + m->n_extra_events + 1, sizeof(*ptrs), GFP_KERNEL);
+	if (!ev || !ptrs)
+		goto nomem;
+
+	for (i = 0; i < m->n_generic && i < PERF_COUNT_HW_MAX; i++) {
+		if (m->generic_events[i] <= 0)
+			continue;
+		ev[n].attr.attr.name = isa207_generic_names[i];
+		ev[n].id = m->generic_events[i];
+		n++;
+	}
+	n_generic = n;
+	for (t = 0; t < PERF_COUNT_HW_CACHE_MAX; t++) {
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			if (t == PERF_COUNT_HW_CACHE_L1I &&
+			    op == PERF_COUNT_HW_CACHE_OP_WRITE)
+				continue;
+			for (res = 0; res < PERF_COUNT_HW_CACHE_RESULT_MAX; res++) {
+				code = (*m->cache_events)[t][op][res];
+				if (!code || code == ISA207_CACHE_NONSENSE)
+					continue;
+				ev[n].attr.attr.name = isa207_cache_name(t, op, res);
+				if (!ev[n].attr.attr.name)
+					goto nomem;
+				ev[n].id = code;
+				n++;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		sysfs_attr_init(&ev[i].attr.attr);
+		ev[i].attr.attr.mode = 0444;
+		ev[i].attr.show = power_events_sysfs_show;
+		ptrs[i] = &ev[i].attr.attr;
+	}
+	for (i = 0; i < m->n_extra_events; i++)
+		ptrs[n + i] = &m->extra_events[i].attr.attr;
+	return ptrs;
+
+nomem:
+	/* no events/ then */
+	if (ev)
+		for (i = n_generic; i < n; i++)
+			kfree(ev[i].attr.attr.name);
+	kfree(ptrs);
+	kfree(ev);
+	return NULL;
+}
+
 static struct attribute_group isa207_format_group = { .name = "format" };
 static struct attribute_group isa207_events_group = { .name = "events" };
 
 /* Empty: the framework adds caps/pmu_name to it (attr_update). */
 static struct attribute *isa207_caps_attrs[] = { NULL };
+static struct attribute *isa207_no_attrs[] = { NULL };
 static struct attribute_group isa207_caps_group = {
 	.name = "caps",
 	.attrs = isa207_caps_attrs,
@@ -125,11 +224,10 @@ int __init isa207_register(const struct isa207_model *m)
 	for (i = 0; i < m->n_formats; i++)
 		m->format_ptrs[i] = &m->formats[i].attr.attr;
 	m->format_ptrs[m->n_formats] = NULL;
-	for (i = 0; i < m->n_events; i++)
-		m->event_ptrs[i] = &m->events[i].attr.attr;
-	m->event_ptrs[m->n_events] = NULL;
 	isa207_format_group.attrs = m->format_ptrs;
-	isa207_events_group.attrs = m->event_ptrs;
+	isa207_events_group.attrs = isa207_events(m);
+	if (!isa207_events_group.attrs)
+		isa207_events_group.attrs = isa207_no_attrs;
 
 	p->name = m->name;
 	p->flags = m->flags;

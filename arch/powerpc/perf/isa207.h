@@ -217,22 +217,24 @@ struct isa207_model {
 	struct dev_ext_attribute *formats;
 	int n_formats;
 	struct attribute **format_ptrs;	/* n_formats + 1 slots */
-	struct perf_pmu_events_attr *events;
-	int n_events;
-	struct attribute **event_ptrs;	/* n_events + 1 slots */
+	/*
+	 * events/ holds the generic and cache events of the tables above,
+	 * by their perf names (isa207-pmu.c), and these besides.
+	 */
+	struct perf_pmu_events_attr *extra_events;
+	int n_extra_events;
 };
 
-/*
- * Model fields for the tables PREFIX_formats[] and PREFIX_events[] and
- * their pointer arrays PREFIX_format_ptrs[] and PREFIX_event_ptrs[].
- */
-#define ISA207_MODEL_ATTRS(_prefix)				\
+/* Model fields for the table PREFIX_formats[] and PREFIX_format_ptrs[]. */
+#define ISA207_MODEL_FORMATS(_prefix)				\
 	.formats = _prefix##_formats,				\
 	.n_formats = ARRAY_SIZE(_prefix##_formats),		\
-	.format_ptrs = _prefix##_format_ptrs,			\
-	.events = _prefix##_events,				\
-	.n_events = ARRAY_SIZE(_prefix##_events),		\
-	.event_ptrs = _prefix##_event_ptrs
+	.format_ptrs = _prefix##_format_ptrs
+
+/* Model fields for the events/ entries PREFIX_extra_events[]. */
+#define ISA207_MODEL_EXTRA_EVENTS(_prefix)			\
+	.extra_events = _prefix##_extra_events,			\
+	.n_extra_events = ARRAY_SIZE(_prefix##_extra_events)
 
 /* isa207-constraint.c */
 bool isa207_event_valid(const struct isa207_model *m, u64 event);

@@ -39,61 +39,13 @@ static struct dev_ext_attribute p10_formats[] = {
 	ISA207_FORMAT("thresh_cmp",	"config1:0-17"),
 };
 
-static struct perf_pmu_events_attr p10_events[] = {
-	ISA207_EVENT("cpu-cycles",		P10_PM_CYC),
-	ISA207_EVENT("instructions",		P10_PM_INST_CMPL),
-	ISA207_EVENT("branch-instructions",	P10_PM_BR_FIN),
-	ISA207_EVENT("branch-misses",		P10_PM_MPRED_BR_FIN),
-	ISA207_EVENT("cache-references",	P10_PM_LD_REF_L1),
-	ISA207_EVENT("cache-misses",		P10_PM_LD_DEMAND_MISS_L1_FIN),
+/* events/ besides the generic and cache tables (DD1 too) */
+static struct perf_pmu_events_attr p10_extra_events[] = {
 	ISA207_EVENT("mem-loads",		P10_MEM_LOADS),
 	ISA207_EVENT("mem-stores",		P10_MEM_STORES),
-	ISA207_EVENT("L1-dcache-load-misses",	P10_PM_LD_MISS_L1),
-	ISA207_EVENT("L1-dcache-loads",		P10_PM_LD_REF_L1),
-	ISA207_EVENT("L1-dcache-prefetches",	P10_PM_LD_PREFETCH_CACHE_LINE_MISS),
-	ISA207_EVENT("L1-dcache-store-misses",	P10_PM_ST_MISS_L1),
-	ISA207_EVENT("L1-icache-load-misses",	P10_PM_L1_ICACHE_MISS),
-	ISA207_EVENT("L1-icache-loads",		P10_PM_INST_FROM_L1),
-	ISA207_EVENT("L1-icache-prefetches",	P10_PM_IC_PREF_REQ),
-	ISA207_EVENT("LLC-load-misses",		P10_PM_DATA_FROM_L3MISS),
-	ISA207_EVENT("LLC-loads",		P10_PM_DATA_FROM_L3),
-	ISA207_EVENT("LLC-prefetches",		P10_PM_L3_PF_MISS_L3),
-	ISA207_EVENT("LLC-store-misses",	P10_PM_L2_ST_MISS),
-	ISA207_EVENT("LLC-stores",		P10_PM_L2_ST),
-	ISA207_EVENT("branch-load-misses",	P10_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("branch-loads",		P10_PM_BR_CMPL),
-	ISA207_EVENT("dTLB-load-misses",	P10_PM_DTLB_MISS),
-	ISA207_EVENT("iTLB-load-misses",	P10_PM_ITLB_MISS),
-};
-
-/* DD1: completion-based branch and L1 miss events, no LLC stores */
-static struct perf_pmu_events_attr p10_dd1_events[] = {
-	ISA207_EVENT("cpu-cycles",		P10_PM_CYC),
-	ISA207_EVENT("instructions",		P10_PM_INST_CMPL),
-	ISA207_EVENT("branch-instructions",	P10_PM_BR_CMPL),
-	ISA207_EVENT("branch-misses",		P10_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("cache-references",	P10_PM_LD_REF_L1),
-	ISA207_EVENT("cache-misses",		P10_PM_LD_MISS_L1),
-	ISA207_EVENT("mem-loads",		P10_MEM_LOADS),
-	ISA207_EVENT("mem-stores",		P10_MEM_STORES),
-	ISA207_EVENT("L1-dcache-load-misses",	P10_PM_LD_MISS_L1),
-	ISA207_EVENT("L1-dcache-loads",		P10_PM_LD_REF_L1),
-	ISA207_EVENT("L1-dcache-prefetches",	P10_PM_LD_PREFETCH_CACHE_LINE_MISS),
-	ISA207_EVENT("L1-dcache-store-misses",	P10_PM_ST_MISS_L1),
-	ISA207_EVENT("L1-icache-load-misses",	P10_PM_L1_ICACHE_MISS),
-	ISA207_EVENT("L1-icache-loads",		P10_PM_INST_FROM_L1),
-	ISA207_EVENT("L1-icache-prefetches",	P10_PM_IC_PREF_REQ),
-	ISA207_EVENT("LLC-load-misses",		P10_PM_DATA_FROM_L3MISS),
-	ISA207_EVENT("LLC-loads",		P10_PM_DATA_FROM_L3),
-	ISA207_EVENT("branch-load-misses",	P10_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("branch-loads",		P10_PM_BR_CMPL),
-	ISA207_EVENT("dTLB-load-misses",	P10_PM_DTLB_MISS),
-	ISA207_EVENT("iTLB-load-misses",	P10_PM_ITLB_MISS),
 };
 
 static struct attribute *p10_format_ptrs[ARRAY_SIZE(p10_formats) + 1];
-static struct attribute *p10_event_ptrs[ARRAY_SIZE(p10_events) + 1];
-static struct attribute *p10_dd1_event_ptrs[ARRAY_SIZE(p10_dd1_events) + 1];
 
 static int p10_generic[] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= P10_PM_CYC,
@@ -179,14 +131,15 @@ struct isa207_model power10_model = {
 	.generic_events		= p10_generic,
 	.n_generic		= ARRAY_SIZE(p10_generic),
 	.cache_events		= &p10_cache,
-	ISA207_MODEL_ATTRS(p10),
+	ISA207_MODEL_FORMATS(p10),
+	ISA207_MODEL_EXTRA_EVENTS(p10),
 };
 
 /**
  * init_power10_pmu - register the POWER10 PMU if this CPU is a POWER10
  *
  * The PVR version decides; PVR configuration 1 (DD1) gets the DD1 flag
- * and the DD1 generic, cache and sysfs event tables.
+ * and the DD1 generic and cache tables (and so their sysfs events).
  *
  * Return: 0, -ENODEV on other CPUs, or the registration error.
  */
@@ -202,9 +155,6 @@ int __init init_power10_pmu(void)
 		power10_model.generic_events = p10_dd1_generic;
 		power10_model.n_generic = ARRAY_SIZE(p10_dd1_generic);
 		power10_model.cache_events = &p10_dd1_cache;
-		power10_model.events = p10_dd1_events;
-		power10_model.n_events = ARRAY_SIZE(p10_dd1_events);
-		power10_model.event_ptrs = p10_dd1_event_ptrs;
 	}
 	return isa207_register(&power10_model);
 }

@@ -32,36 +32,12 @@ static struct dev_ext_attribute p8_formats[] = {
 	ISA207_FORMAT("thresh_cmp",	"config:40-49"),
 };
 
-static struct perf_pmu_events_attr p8_events[] = {
-	ISA207_EVENT("cpu-cycles",		P8_PM_CYC),
-	ISA207_EVENT("stalled-cycles-frontend",	P8_PM_GCT_NOSLOT_CYC),
-	ISA207_EVENT("stalled-cycles-backend",	P8_PM_CMPLU_STALL),
-	ISA207_EVENT("instructions",		P8_PM_INST_CMPL),
-	ISA207_EVENT("branch-instructions",	P8_PM_BRU_FIN),
-	ISA207_EVENT("branch-misses",		P8_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("cache-references",		P8_PM_LD_REF_L1),
-	ISA207_EVENT("cache-misses",		P8_PM_LD_MISS_L1),
+/* events/ besides the generic and cache tables */
+static struct perf_pmu_events_attr p8_extra_events[] = {
 	ISA207_EVENT("mem_access",		P8_MEM_ACCESS),
-	ISA207_EVENT("L1-dcache-load-misses",	P8_PM_LD_MISS_L1),
-	ISA207_EVENT("L1-dcache-loads",		P8_PM_LD_REF_L1),
-	ISA207_EVENT("L1-dcache-prefetches",	P8_PM_L1_PREF),
-	ISA207_EVENT("L1-dcache-store-misses",	P8_PM_ST_MISS_L1),
-	ISA207_EVENT("L1-icache-load-misses",	P8_PM_L1_ICACHE_MISS),
-	ISA207_EVENT("L1-icache-loads",		P8_PM_INST_FROM_L1),
-	ISA207_EVENT("L1-icache-prefetches",	P8_PM_IC_PREF_WRITE),
-	ISA207_EVENT("LLC-load-misses",		P8_PM_DATA_FROM_L3MISS),
-	ISA207_EVENT("LLC-loads",			P8_PM_DATA_FROM_L3),
-	ISA207_EVENT("LLC-prefetches",		P8_PM_L3_PREF_ALL),
-	ISA207_EVENT("LLC-store-misses",		P8_PM_L2_ST_MISS),
-	ISA207_EVENT("LLC-stores",		P8_PM_L2_ST),
-	ISA207_EVENT("branch-load-misses",	P8_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("branch-loads",		P8_PM_BRU_FIN),
-	ISA207_EVENT("dTLB-load-misses",		P8_PM_DTLB_MISS),
-	ISA207_EVENT("iTLB-load-misses",		P8_PM_ITLB_MISS),
 };
 
 static struct attribute *p8_format_ptrs[ARRAY_SIZE(p8_formats) + 1];
-static struct attribute *p8_event_ptrs[ARRAY_SIZE(p8_events) + 1];
 
 static int p8_generic[] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= P8_PM_CYC,
@@ -133,7 +109,8 @@ struct isa207_model power8_model = {
 	.generic_events		= p8_generic,
 	.n_generic		= ARRAY_SIZE(p8_generic),
 	.cache_events		= &p8_cache,
-	ISA207_MODEL_ATTRS(p8),
+	ISA207_MODEL_FORMATS(p8),
+	ISA207_MODEL_EXTRA_EVENTS(p8),
 };
 
 /**

@@ -36,35 +36,13 @@ static struct dev_ext_attribute p9_formats[] = {
 	ISA207_FORMAT("sdar_mode",	"config:50-51"),
 };
 
-static struct perf_pmu_events_attr p9_events[] = {
-	ISA207_EVENT("cpu-cycles",		P9_PM_CYC),
-	ISA207_EVENT("stalled-cycles-frontend",	P9_PM_ICT_NOSLOT_CYC),
-	ISA207_EVENT("stalled-cycles-backend",	P9_PM_CMPLU_STALL),
-	ISA207_EVENT("instructions",		P9_PM_INST_CMPL),
-	ISA207_EVENT("branch-instructions",	P9_PM_BR_CMPL),
-	ISA207_EVENT("branch-misses",		P9_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("cache-references",		P9_PM_LD_REF_L1),
-	ISA207_EVENT("cache-misses",		P9_PM_LD_MISS_L1_FIN),
-	ISA207_EVENT("mem-loads",			P9_MEM_LOADS),
+/* events/ besides the generic and cache tables */
+static struct perf_pmu_events_attr p9_extra_events[] = {
+	ISA207_EVENT("mem-loads",		P9_MEM_LOADS),
 	ISA207_EVENT("mem-stores",		P9_MEM_STORES),
-	ISA207_EVENT("L1-dcache-load-misses",	P9_PM_LD_MISS_L1_FIN),
-	ISA207_EVENT("L1-dcache-loads",		P9_PM_LD_REF_L1),
-	ISA207_EVENT("L1-dcache-prefetches",	P9_PM_L1_PREF),
-	ISA207_EVENT("L1-dcache-store-misses",	P9_PM_ST_MISS_L1),
-	ISA207_EVENT("L1-icache-load-misses",	P9_PM_L1_ICACHE_MISS),
-	ISA207_EVENT("L1-icache-loads",		P9_PM_INST_FROM_L1),
-	ISA207_EVENT("L1-icache-prefetches",	P9_PM_IC_PREF_WRITE),
-	ISA207_EVENT("LLC-load-misses",		P9_PM_DATA_FROM_L3MISS),
-	ISA207_EVENT("LLC-loads",			P9_PM_DATA_FROM_L3),
-	ISA207_EVENT("LLC-prefetches",		P9_PM_L3_PREF_ALL),
-	ISA207_EVENT("branch-load-misses",	P9_PM_BR_MPRED_CMPL),
-	ISA207_EVENT("branch-loads",		P9_PM_BR_CMPL),
-	ISA207_EVENT("dTLB-load-misses",		P9_PM_DTLB_MISS),
-	ISA207_EVENT("iTLB-load-misses",		P9_PM_ITLB_MISS),
 };
 
 static struct attribute *p9_format_ptrs[ARRAY_SIZE(p9_formats) + 1];
-static struct attribute *p9_event_ptrs[ARRAY_SIZE(p9_events) + 1];
 
 /* POWER9 has no bus-cycles or ref-cycles event. */
 static int p9_generic[] = {
@@ -151,7 +129,8 @@ struct isa207_model power9_model = {
 	.generic_events		= p9_generic,
 	.n_generic		= ARRAY_SIZE(p9_generic),
 	.cache_events		= &p9_cache,
-	ISA207_MODEL_ATTRS(p9),
+	ISA207_MODEL_FORMATS(p9),
+	ISA207_MODEL_EXTRA_EVENTS(p9),
 };
 
 /**

@@ -38,7 +38,9 @@
  * POWER10, its filter kept beside a marked event, two filters taking
  * turns on the one BHRB and refused within a group; a period reset
  * (IOC_PERIOD) that samples from the next period on; the sysfs format and
- * events directories perf list reads.
+ * events directories perf list reads, and every file of format/, events/
+ * and caps/ byte for byte as 6.1 has it (the reference is read from the
+ * base tree's source when the guest is built), none more.
  *
  * On QEMU (target/ppc/power8-pmu.c) PMC1-4 count only instructions (0x02,
  * 0xfe on PMC1, 0xfa on PMC4) and cycles (0x1e, 0xf0 on PMC1), PMC5/6
@@ -52,6 +54,7 @@
  * Everything SKIPs off powerpc and without a POWER8/9/10 PMU.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1582,6 +1585,133 @@ TEST(sysfs_format_and_events_per_model)
 	}
 	/* the type perf list uses for cpu/event=.../ */
 	EXPECT_EQ(PERF_TYPE_RAW, perfev_pmu_type("cpu"));
+}
+
+/*
+ * 6.1's files, read from the base tree's source at build time
+ * (testbed/ppc-sysfs-ref.py): "MODEL<TAB>group/name<TAB>content" with "\n"
+ * for a newline.  POWER10 DD1 (PVR_CFG 1) has its own event list.
+ */
+#define SYSFS_REF	"/tests/data/ppc-sysfs.ref"
+
+static bool power10_dd1(void)
+{
+	static char buf[8192];
+	unsigned int hi, lo;
+	char *p;
+
+	if (read_file("/proc/cpuinfo", buf, sizeof(buf)))
+		return false;
+	p = strstr(buf, "(pvr ");
+	if (!p || sscanf(p, "(pvr %x %x)", &hi, &lo) != 2)
+		return false;
+	return ((lo >> 8) & 0xf) == 1;
+}
+
+/* Reads sysfs file @rel of the CPU PMU into @buf as it is (newlines kept). */
+static int read_raw(const char *rel, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), PMU_DIR "/%s", rel);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+static void unescape_newlines(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] == 'n') {
+			*d = '\n';
+			s++;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = 0;
+}
+
+/* Is format/, events/ or caps/ file @rel among the reference's @n names? */
+static bool in_ref(char (*names)[96], int n, const char *rel)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], rel))
+			return true;
+	return false;
+}
+
+TEST(sysfs_files_byte_identical_to_6_1)
+{
+	static const char * const dirs[] = { "format", "events", "caps" };
+	static char names[256][96];
+	char line[512], buf[256], rel[128];
+	const char *variant;
+	int n = 0, extra = 0;
+	unsigned int i;
+	struct dirent *de;
+	enum model m;
+	FILE *f;
+	DIR *d;
+
+	REQUIRE_POWER(m);
+	f = fopen(SYSFS_REF, "r");
+	if (!f)
+		SKIP(return, "no " SYSFS_REF " (built from the base tree)");
+	variant = m == M_P8 ? "POWER8" : m == M_P9 ? "POWER9" :
+		  power10_dd1() ? "POWER10-DD1" : "POWER10";
+	while (fgets(line, sizeof(line), f)) {
+		char *path, *want;
+
+		line[strcspn(line, "\n")] = 0;
+		path = strchr(line, '\t');
+		if (!path)
+			continue;
+		*path++ = 0;
+		want = strchr(path, '\t');
+		if (!want || strcmp(line, variant))
+			continue;
+		*want++ = 0;
+		unescape_newlines(want);
+		ASSERT_LT(n, (int)ARRAY_SIZE(names));
+		snprintf(names[n++], sizeof(names[0]), "%s", path);
+		EXPECT_EQ(0, read_raw(path, buf, sizeof(buf)))
+			TH_LOG("%s: 6.1 has it, we do not", path);
+		EXPECT_STREQ(want, buf) TH_LOG("%s", path);
+	}
+	fclose(f);
+	ASSERT_GT(n, 0) TH_LOG("no %s lines in " SYSFS_REF, variant);
+
+	/* and no file that 6.1 does not have */
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		snprintf(rel, sizeof(rel), PMU_DIR "/%s", dirs[i]);
+		d = opendir(rel);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(rel, sizeof(rel), "%s/%.100s", dirs[i], de->d_name);
+			if (!in_ref(names, n, rel)) {
+				TH_LOG("%s: we have it, 6.1 does not", rel);
+				extra++;
+			}
+		}
+		closedir(d);
+	}
+	EXPECT_EQ(0, extra);
 }
 
 TEST_HARNESS_MAIN
