@@ -107,27 +107,45 @@ TEST(cycles_count_user_loop)
 	close(fd);
 }
 
+/*
+ * The loop makes no syscalls: only interrupts and the ioctls count in the
+ * kernel.  Timer ticks come per unit of (virtual) time, so on a loaded
+ * host, where the vCPU runs fewer instructions per tick, the kernel's
+ * share grows: the quietest of up to five tries must be far below.  A
+ * kernel event that counted user instructions would be near 1:1 in all.
+ */
 TEST(exclude_user_count_is_far_below_user_count)
 {
-	__u64 user, kernel;
-	int ufd, kfd;
+	__u64 user, kernel, best_user = 0, best_kernel = 0;
+	int ufd, kfd, try;
 
 	REQUIRE_HW();
 	ufd = open_hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, false);
 	ASSERT_GE(ufd, 0) TH_LOG("errno %d", errno);
 	kfd = open_hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true);
 	ASSERT_GE(kfd, 0) TH_LOG("errno %d", errno);
-	ASSERT_EQ(0, ioctl(ufd, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, ioctl(kfd, PERF_EVENT_IOC_ENABLE, 0));
-	perfev_burn(2 * LOOPS);
-	ASSERT_EQ(0, ioctl(kfd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, ioctl(ufd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, perfev_read_count(ufd, &user));
-	ASSERT_EQ(0, perfev_read_count(kfd, &kernel));
-	EXPECT_GE(user, 2 * LOOPS);
-	/* the loop makes no syscalls: only interrupts/ioctls count in the kernel */
-	EXPECT_LT(kernel * 10, user) TH_LOG("kernel %llu user %llu",
-					    (unsigned long long)kernel, (unsigned long long)user);
+	for (try = 0; try < 5; try++) {
+		ASSERT_EQ(0, ioctl(ufd, PERF_EVENT_IOC_RESET, 0));
+		ASSERT_EQ(0, ioctl(kfd, PERF_EVENT_IOC_RESET, 0));
+		ASSERT_EQ(0, ioctl(ufd, PERF_EVENT_IOC_ENABLE, 0));
+		ASSERT_EQ(0, ioctl(kfd, PERF_EVENT_IOC_ENABLE, 0));
+		perfev_burn(2 * LOOPS);
+		ASSERT_EQ(0, ioctl(kfd, PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(0, ioctl(ufd, PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(0, perfev_read_count(ufd, &user));
+		ASSERT_EQ(0, perfev_read_count(kfd, &kernel));
+		EXPECT_GE(user, 2 * LOOPS);
+		if (!try || kernel * best_user < best_kernel * user) {
+			best_user = user;
+			best_kernel = kernel;
+		}
+		if (kernel * 10 < user)
+			break;
+	}
+	EXPECT_LT(best_kernel * 10, best_user)
+		TH_LOG("kernel %llu user %llu (the best of %d tries)",
+		       (unsigned long long)best_kernel,
+		       (unsigned long long)best_user, try);
 	close(kfd);
 	close(ufd);
 }
