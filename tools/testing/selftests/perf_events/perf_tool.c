@@ -2,8 +2,9 @@
 /*
  * The real perf tool (Debian's linux-perf in the guest) on the hardware
  * PMU: perf stat of instructions and cycles, of a group, of a group on a
- * command that forks and starts threads, of raw event codes, and perf
- * record + perf report.
+ * command that forks and starts threads, of raw event codes, perf
+ * record + perf report, and perf record -j any_call,u + perf script's
+ * branch stacks (POWER10: calls into a known function, no kernel entry).
  *
  * The workload is this binary itself started as "perf_tool --spin N": a
  * loop of exactly two user instructions per iteration (powerpc: addi +
@@ -82,11 +83,30 @@ static void perf_tool_fork(int k, unsigned long n)
 	perf_tool_spin(n);
 }
 
-/* "perf_tool --spin N", "perf_tool --fork K N": be the workload, not the test. */
+/* A call target for the branch-stack record: the loop calls it N times. */
+static __attribute__((noinline)) void perf_tool_callee(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+static __attribute__((noinline)) void perf_tool_calls(unsigned long n)
+{
+	while (n--)
+		perf_tool_callee();
+}
+
+/*
+ * "perf_tool --spin N", "perf_tool --fork K N", "perf_tool --calls N": be
+ * the workload, not the test.
+ */
 static void __attribute__((constructor)) perf_tool_workload(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--spin")) {
 		perf_tool_spin(strtoul(argv[2], NULL, 0));
+		exit(0);
+	}
+	if (argc == 3 && !strcmp(argv[1], "--calls")) {
+		perf_tool_calls(strtoul(argv[2], NULL, 0));
 		exit(0);
 	}
 	if (argc == 4 && !strcmp(argv[1], "--fork")) {
@@ -351,6 +371,75 @@ TEST(record_and_report_instructions)
 	EXPECT_GE(samples, 230);
 	EXPECT_LE(samples, 400);
 	EXPECT_GE(top, 80.0) TH_LOG("perf_tool_spin has %.2f%% of the samples", top);
+}
+
+/*
+ * perf record -j any_call,u (a branch stack of user calls), then perf
+ * script's brstack: most samples hold calls into perf_tool_callee, at
+ * least two entries in three are such calls (the filter: the loop's
+ * returns and branches are not recorded), and no entry has a kernel
+ * address.  QEMU keeps a BHRB for POWER10 only (user
+ * branches); elsewhere perf record -j fails or the PMU is another model:
+ * SKIP.
+ */
+TEST(record_branch_stack_of_user_calls)
+{
+	unsigned long callee = (unsigned long)perf_tool_callee;
+	long samples = 0, with_call = 0, empty = 0, kernel = 0;
+	long entries = 0, to_callee = 0;
+	char model[32] = "", line[8192];
+	FILE *fp;
+	int rc;
+
+	REQUIRE_PERF();
+	fp = fopen("/sys/bus/event_source/devices/cpu/caps/pmu_name", "r");
+	if (fp) {
+		if (!fgets(model, sizeof(model), fp))
+			model[0] = 0;
+		fclose(fp);
+	}
+	if (strncmp(model, "POWER10", 7))
+		SKIP(return, "QEMU keeps a BHRB for POWER10 only (PMU '%s')", model);
+	rc = run(PERF " record -q -e cycles:u -j any_call,u -c 100003 -o " DATA
+		 " -- %s --calls %lu", self_exe, SPIN_SHORT);
+	ASSERT_EQ(rc, 0);
+	ASSERT_EQ(run(PERF " script -i " DATA " -F brstack > " OUT " 2>/dev/null"), 0);
+
+	fp = fopen(OUT, "r");
+	ASSERT_NE(fp, NULL);
+	while (fgets(line, sizeof(line), fp)) {
+		bool call = false;
+		char *p = line;
+
+		samples++;
+		empty += !strstr(line, "0x");
+		/* entries "0xFROM/0xTO/P/-/-/0" separated by blanks */
+		while ((p = strstr(p, "0x"))) {
+			unsigned long from = strtoul(p, &p, 16), to = 0;
+
+			if (*p == '/' && !strncmp(p + 1, "0x", 2))
+				to = strtoul(p + 1, &p, 16);
+			entries++;
+			if (from >= 0xc000000000000000UL || to >= 0xc000000000000000UL)
+				kernel++;
+			if (to >= callee && to < callee + 16) {
+				call = true;
+				to_callee++;
+			}
+		}
+		with_call += call;
+	}
+	fclose(fp);
+	TH_LOG("%ld samples: %ld with a call into perf_tool_callee, %ld without entries",
+	       samples, with_call, empty);
+	TH_LOG("%ld entries: %ld calls into perf_tool_callee, %ld kernel",
+	       entries, to_callee, kernel);
+	EXPECT_GE(samples, 10);
+	/* the startup and exit, and a BHRB cleared at a switch, hold none */
+	EXPECT_GE(with_call * 4, samples);
+	/* any_call: no returns or loop branches (those would be 2 in 3) */
+	EXPECT_GE(to_callee * 3, entries * 2);
+	EXPECT_EQ(kernel, 0);
 }
 
 TEST_HARNESS_MAIN
