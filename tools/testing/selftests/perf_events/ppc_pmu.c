@@ -153,7 +153,8 @@ static bool in_loop(__u64 ip)
 	return ip >= (unsigned long)ppc_loop_head && ip <= (unsigned long)ppc_loop_tail;
 }
 
-static int read_file(const char *path, char *buf, size_t len)
+/* Reads file @path into @buf as it is; its length, or -1. */
+static ssize_t read_raw(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
@@ -165,6 +166,16 @@ static int read_file(const char *path, char *buf, size_t len)
 	if (n < 0)
 		return -1;
 	buf[n] = 0;
+	return n;
+}
+
+/* ... without its trailing newlines; 0, or -1. */
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n = read_raw(path, buf, len);
+
+	if (n < 0)
+		return -1;
 	while (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = 0;
 	return 0;
@@ -1608,25 +1619,6 @@ static bool power10_dd1(void)
 	return ((lo >> 8) & 0xf) == 1;
 }
 
-/* Reads sysfs file @rel of the CPU PMU into @buf as it is (newlines kept). */
-static int read_raw(const char *rel, char *buf, size_t len)
-{
-	char path[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), PMU_DIR "/%s", rel);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	return 0;
-}
-
 static void unescape_newlines(char *s)
 {
 	char *d = s;
@@ -1687,7 +1679,8 @@ TEST(sysfs_files_byte_identical_to_6_1)
 		unescape_newlines(want);
 		ASSERT_LT(n, (int)ARRAY_SIZE(names));
 		snprintf(names[n++], sizeof(names[0]), "%s", path);
-		EXPECT_EQ(0, read_raw(path, buf, sizeof(buf)))
+		snprintf(rel, sizeof(rel), PMU_DIR "/%s", path);
+		EXPECT_LE(0, read_raw(rel, buf, sizeof(buf)))
 			TH_LOG("%s: 6.1 has it, we do not", path);
 		EXPECT_STREQ(want, buf) TH_LOG("%s", path);
 	}
