@@ -353,14 +353,6 @@ static char *touch_anon(size_t n, size_t off)
 }
 
 /* Run spin_cpu(@ns) with @fd enabled; returns 0 or -1. */
-static int run_spin(int fd, __u64 ns)
-{
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-		return -1;
-	spin_cpu(ns);
-	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
 #define SPIN_ROUNDS_FOR_A_SAMPLE	100
 
 /*
@@ -371,7 +363,7 @@ static int run_spin(int fd, __u64 ns)
  * (POWER10, loaded host): under TCG the guest's timer interrupts come from
  * QEMU's main-loop thread, which a loaded host can leave unscheduled for a
  * whole round while the vCPU (and the guest's clock) runs on.  Returns the
- * rounds spun, or -1 when an ioctl fails.
+ * rounds spun, or -1 when an ioctl fails.  A NULL @r spins one round.
  */
 static int run_spin_for_a_sample(int fd, struct perfev_ring *r, __u64 ns)
 {
@@ -382,13 +374,19 @@ static int run_spin_for_a_sample(int fd, struct perfev_ring *r, __u64 ns)
 	do {
 		spin_cpu(ns);
 		rounds++;
-	} while (!perfev_ring_pending(r) && rounds < SPIN_ROUNDS_FOR_A_SAMPLE);
+	} while (r && !perfev_ring_pending(r) && rounds < SPIN_ROUNDS_FOR_A_SAMPLE);
 	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
 		return -1;
 	if (rounds > 1)
 		ksft_print_msg("%d rounds of %llu ns for a sample\n", rounds,
 			       (unsigned long long)ns);
 	return rounds;
+}
+
+/* Enable @fd, spin @ns of this thread's CPU time, disable: 0 or -1. */
+static int run_spin(int fd, __u64 ns)
+{
+	return run_spin_for_a_sample(fd, NULL, ns) < 0 ? -1 : 0;
 }
 
 /*
