@@ -39,7 +39,7 @@
 /* ---- reservation and publication --------------------------------------- */
 
 /* Point @handle at byte @pos of the data area. */
-static void perf_output_seek(struct perf_output_handle *handle, unsigned long pos)
+static __always_inline void perf_output_seek(struct perf_output_handle *handle, unsigned long pos)
 {
 	struct perf_buffer *rb = handle->rb;
 	unsigned long offset = perf_rb_offset(pos, perf_rb_data_size(rb));
@@ -148,8 +148,9 @@ static noinline void perf_output_lost_record(struct perf_output_handle *handle,
  * perf_output_end().  -ENOSPC if there is no buffer, it is paused or the
  * record does not fit (which counts it lost).
  */
-static int perf_output_reserve(struct perf_output_handle *handle, struct perf_event *event,
-			       unsigned int size, bool backward)
+static __always_inline int perf_output_reserve(struct perf_output_handle *handle,
+					       struct perf_event *event,
+					       unsigned int size, bool backward)
 {
 	struct perf_event *owner = perf_output_owner(event);
 	unsigned long head, start, tail, data_size, last;

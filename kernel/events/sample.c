@@ -612,68 +612,137 @@ void perf_prepare_sample(struct perf_event_header *header, struct perf_sample_da
 	header->size = size;
 }
 
+/* The fields between PERIOD and WEIGHT, none of them one u64. */
+#define PERF_SAMPLE_MIDDLE	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | \
+				 PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
+				 PERF_SAMPLE_STACK_USER)
+/* The fields from WEIGHT on. */
+#define PERF_SAMPLE_LATE	(PERF_SAMPLE_WEIGHT_TYPE | PERF_SAMPLE_DATA_SRC | \
+				 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
+				 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | \
+				 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | \
+				 PERF_SAMPLE_AUX)
+
+/*
+ * A u64 field of the record.  @in_page: the whole record lies inside the
+ * current page, and *@p, not the handle, is where the next field goes (a
+ * plain store; perf_output_sync() brings the handle up to date before
+ * anything else writes).  Otherwise a checked perf_output_put().
+ */
+static __always_inline void perf_output_field(struct perf_output_handle *handle, u64 **p,
+					      const void *field, const bool in_page)
+{
+	if (in_page) {
+		put_unaligned(get_unaligned((const u64 *)field), *p);
+		(*p)++;
+	} else {
+		__perf_output_put_u64(handle, field);
+	}
+}
+
+static __always_inline void perf_output_sync(struct perf_output_handle *handle, u64 *p,
+					     const bool in_page)
+{
+	if (in_page) {
+		handle->size -= (void *)p - handle->addr;
+		handle->addr = p;
+	}
+}
+
+/*
+ * Every field that @data->type asks for, in the order of the ABI.  Built
+ * twice: for a record inside one page (nearly all of them), whose u64
+ * fields are plain stores with no bounds check each, and for the others.
+ */
+static __always_inline void perf_output_sample_fields(struct perf_output_handle *handle,
+						      struct perf_event_header *header,
+						      struct perf_sample_data *data,
+						      struct perf_event *event,
+						      const bool in_page)
+{
+	u64 type = data->type;
+	u64 *p = handle->addr;
+
+	perf_output_field(handle, &p, header, in_page);
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		perf_output_field(handle, &p, &data->id, in_page);
+	if (type & PERF_SAMPLE_IP)
+		perf_output_field(handle, &p, &data->ip, in_page);
+	if (type & PERF_SAMPLE_TID)
+		perf_output_field(handle, &p, &data->tid_entry, in_page);
+	if (type & PERF_SAMPLE_TIME)
+		perf_output_field(handle, &p, &data->time, in_page);
+	if (type & PERF_SAMPLE_ADDR)
+		perf_output_field(handle, &p, &data->addr, in_page);
+	if (type & PERF_SAMPLE_ID)
+		perf_output_field(handle, &p, &data->id, in_page);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		perf_output_field(handle, &p, &data->stream_id, in_page);
+	if (type & PERF_SAMPLE_CPU)
+		perf_output_field(handle, &p, &data->cpu_entry, in_page);
+	if (type & PERF_SAMPLE_PERIOD)
+		perf_output_field(handle, &p, &data->period, in_page);
+
+	if (type & PERF_SAMPLE_MIDDLE) {
+		perf_output_sync(handle, p, in_page);
+		if (type & PERF_SAMPLE_READ)
+			perf_output_read(handle, data, event);
+		if (type & PERF_SAMPLE_CALLCHAIN)
+			perf_output_copy(handle, data->callchain,
+					 (1 + data->callchain->nr) * sizeof(u64));
+		if (type & PERF_SAMPLE_RAW)
+			perf_output_raw(handle, data);
+		if (type & PERF_SAMPLE_BRANCH_STACK)
+			perf_output_branch_stack(handle, data, event);
+		if (type & PERF_SAMPLE_REGS_USER)
+			perf_output_regs(handle, &data->regs_user, event->attr.sample_regs_user);
+		if (type & PERF_SAMPLE_STACK_USER)
+			perf_output_ustack(handle, data);
+		p = handle->addr;
+	}
+
+	if (type & PERF_SAMPLE_LATE) {
+		if (type & PERF_SAMPLE_WEIGHT_TYPE)
+			perf_output_field(handle, &p, &data->weight.full, in_page);
+		if (type & PERF_SAMPLE_DATA_SRC)
+			perf_output_field(handle, &p, &data->data_src.val, in_page);
+		if (type & PERF_SAMPLE_TRANSACTION)
+			perf_output_field(handle, &p, &data->txn, in_page);
+		if (type & PERF_SAMPLE_REGS_INTR) {
+			perf_output_sync(handle, p, in_page);
+			perf_output_regs(handle, &data->regs_intr, event->attr.sample_regs_intr);
+			p = handle->addr;
+		}
+		if (type & PERF_SAMPLE_PHYS_ADDR)
+			perf_output_field(handle, &p, &data->phys_addr, in_page);
+		if (type & PERF_SAMPLE_CGROUP)
+			perf_output_field(handle, &p, &data->cgroup, in_page);
+		if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
+			perf_output_field(handle, &p, &data->data_page_size, in_page);
+		if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
+			perf_output_field(handle, &p, &data->code_page_size, in_page);
+		if (type & PERF_SAMPLE_AUX) {
+			perf_output_field(handle, &p, &data->aux_size, in_page);
+			perf_output_sync(handle, p, in_page);
+			if (data->aux_size)
+				perf_aux_sample_output(event, handle, data);
+			p = handle->addr;
+		}
+	}
+	perf_output_sync(handle, p, in_page);
+}
+
 void perf_output_sample(struct perf_output_handle *handle, struct perf_event_header *header,
 			struct perf_sample_data *data, struct perf_event *event)
 {
-	u64 type = data->type;
-
-	perf_output_put_u64(handle, *header);
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put_u64(handle, data->id);
-	if (type & PERF_SAMPLE_IP)
-		perf_output_put_u64(handle, data->ip);
-	if (type & PERF_SAMPLE_TID)
-		perf_output_put_u64(handle, data->tid_entry);
-	if (type & PERF_SAMPLE_TIME)
-		perf_output_put_u64(handle, data->time);
-	if (type & PERF_SAMPLE_ADDR)
-		perf_output_put_u64(handle, data->addr);
-	if (type & PERF_SAMPLE_ID)
-		perf_output_put_u64(handle, data->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put_u64(handle, data->stream_id);
-	if (type & PERF_SAMPLE_CPU)
-		perf_output_put_u64(handle, data->cpu_entry);
-	if (type & PERF_SAMPLE_PERIOD)
-		perf_output_put_u64(handle, data->period);
-	if (type & PERF_SAMPLE_READ)
-		perf_output_read(handle, data, event);
-	if (type & PERF_SAMPLE_CALLCHAIN)
-		perf_output_copy(handle, data->callchain,
-				 (1 + data->callchain->nr) * sizeof(u64));
-	if (type & PERF_SAMPLE_RAW)
-		perf_output_raw(handle, data);
-	if (type & PERF_SAMPLE_BRANCH_STACK)
-		perf_output_branch_stack(handle, data, event);
-	if (type & PERF_SAMPLE_REGS_USER)
-		perf_output_regs(handle, &data->regs_user, event->attr.sample_regs_user);
-	if (type & PERF_SAMPLE_STACK_USER)
-		perf_output_ustack(handle, data);
-	if (type & PERF_SAMPLE_WEIGHT_TYPE)
-		perf_output_put_u64(handle, data->weight.full);
-	if (type & PERF_SAMPLE_DATA_SRC)
-		perf_output_put_u64(handle, data->data_src.val);
-	if (type & PERF_SAMPLE_TRANSACTION)
-		perf_output_put_u64(handle, data->txn);
-	if (type & PERF_SAMPLE_REGS_INTR)
-		perf_output_regs(handle, &data->regs_intr, event->attr.sample_regs_intr);
-	if (type & PERF_SAMPLE_PHYS_ADDR)
-		perf_output_put_u64(handle, data->phys_addr);
-	if (type & PERF_SAMPLE_CGROUP)
-		perf_output_put_u64(handle, data->cgroup);
-	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
-		perf_output_put_u64(handle, data->data_page_size);
-	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
-		perf_output_put_u64(handle, data->code_page_size);
-	if (type & PERF_SAMPLE_AUX) {
-		perf_output_put_u64(handle, data->aux_size);
-		if (data->aux_size)
-			perf_aux_sample_output(event, handle, data);
-	}
-
+	/* the record ends before the page does: no field can cross it */
+	if (likely(handle->size >= header->size &&
+		   offset_in_page(handle->addr) + header->size < PAGE_SIZE))
+		perf_output_sample_fields(handle, header, data, event, true);
+	else
+		perf_output_sample_fields(handle, header, data, event, false);
 	perf_output_count_wakeup_event(handle);
 }
-
 /* ---- the default overflow handlers ---------------------------------------------- */
 
 static __always_inline int
