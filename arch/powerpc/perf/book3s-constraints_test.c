@@ -8,6 +8,9 @@
  * them on PMC4).  The model's events are codes that spell their own
  * constraint, so every expectation below follows from the field rules.
  *
+ * The memo of the sets that went onto an empty PMU (book3s-set-memo.c):
+ * which sets are the same, and which it keeps.
+ *
  * No hardware access; runs on any CPU.
  */
 #include <kunit/test.h>
@@ -254,6 +257,100 @@ static void test_excludes_before_isa207(struct kunit *test)
 							  3));
 }
 
+/* The memo of sets that went on at once (book3s-set-memo.c): what is a hit. */
+static void test_memo_same_set_only(struct kunit *test)
+{
+	static struct book3s_memo memo;
+	static struct perf_event ev[3];
+	struct perf_event *set[2] = { &ev[0], &ev[1] };
+	struct perf_event *other[2] = { &ev[0], &ev[2] };
+	struct perf_event *swapped[2] = { &ev[1], &ev[0] };
+	const u64 in[2] = { 0x10, 0x20 }, out[2] = { 0x11, 0x21 };
+	struct book3s_memo_set *entry;
+	u64 codes[2];
+
+	ev[0].id = 100;
+	ev[1].id = 101;
+	ev[2].id = 102;
+
+	/* zeroed: the empty set, which fits */
+	KUNIT_EXPECT_NOT_NULL(test, book3s_memo_find(&memo, set, codes, 0));
+	codes[0] = in[0];
+	codes[1] = in[1];
+	KUNIT_EXPECT_NULL(test, book3s_memo_find(&memo, set, codes, 2));
+
+	entry = book3s_memo_save(&memo, set, in, out, 2);
+	KUNIT_EXPECT_PTR_EQ(test, book3s_memo_find(&memo, set, codes, 2), entry);
+	KUNIT_EXPECT_EQ(test, codes[0], out[0]);
+	KUNIT_EXPECT_EQ(test, codes[1], out[1]);
+
+	/* asked for other codes, other events, another order, fewer */
+	KUNIT_EXPECT_NULL(test, book3s_memo_find(&memo, set, codes, 2));
+	codes[0] = in[0];
+	codes[1] = in[1];
+	KUNIT_EXPECT_NULL(test, book3s_memo_find(&memo, other, codes, 2));
+	KUNIT_EXPECT_NULL(test, book3s_memo_find(&memo, swapped, codes, 2));
+	KUNIT_EXPECT_NULL(test, book3s_memo_find(&memo, set, codes, 1));
+	KUNIT_EXPECT_EQ(test, codes[0], in[0]);
+
+	/* a new event at the address of a freed one is another event */
+	ev[1].id = 103;
+	KUNIT_EXPECT_NULL(test, book3s_memo_find(&memo, set, codes, 2));
+}
+
+static void test_memo_mmcr_of_its_set(struct kunit *test)
+{
+	static struct book3s_memo memo;
+	static struct perf_event ev[2];
+	struct perf_event *set[2] = { &ev[0], &ev[1] };
+	const u64 in[2] = { 0x10, 0x20 }, out[2] = { 0x11, 0x21 };
+	struct mmcr_regs mmcr = { .mmcr1 = 0x1234, .mmcra = 0x5 }, got = {};
+	unsigned int pmc_of[2] = { 3, 1 }, got_pmc[2] = {};
+	struct book3s_memo_set *entry;
+
+	ev[0].id = 200;
+	ev[1].id = 201;
+	entry = book3s_memo_save(&memo, set, in, out, 2);
+	KUNIT_EXPECT_FALSE(test, book3s_memo_get_mmcr(entry, &got, got_pmc));
+
+	book3s_memo_put_mmcr(entry, &mmcr, pmc_of);
+	KUNIT_EXPECT_TRUE(test, book3s_memo_get_mmcr(entry, &got, got_pmc));
+	KUNIT_EXPECT_EQ(test, got.mmcr1, mmcr.mmcr1);
+	KUNIT_EXPECT_EQ(test, got.mmcra, mmcr.mmcra);
+	KUNIT_EXPECT_EQ(test, got_pmc[0], 3U);
+	KUNIT_EXPECT_EQ(test, got_pmc[1], 1U);
+
+	/* checked again on other codes: same entry, MMCRs forgotten */
+	KUNIT_EXPECT_PTR_EQ(test, book3s_memo_save(&memo, set, out, out, 2), entry);
+	KUNIT_EXPECT_FALSE(test, book3s_memo_get_mmcr(entry, &got, got_pmc));
+}
+
+/* Tasks taking turns: each one's set stays until newer sets push it out. */
+static void test_memo_keeps_a_few_sets(struct kunit *test)
+{
+	static struct book3s_memo memo;
+	static struct perf_event ev[BOOK3S_MEMO_SETS + 1];
+	struct perf_event *set[1];
+	const u64 code = 0x42;
+	u64 codes[1];
+	int i;
+
+	for (i = 0; i <= BOOK3S_MEMO_SETS; i++) {
+		ev[i].id = 300 + i;
+		set[0] = &ev[i];
+		book3s_memo_save(&memo, set, &code, &code, 1);
+		/* saved again (same events): no second entry */
+		book3s_memo_save(&memo, set, &code, &code, 1);
+	}
+	/* the first was the oldest: gone; every later one is there */
+	for (i = 0; i <= BOOK3S_MEMO_SETS; i++) {
+		set[0] = &ev[i];
+		codes[0] = code;
+		KUNIT_EXPECT_EQ_MSG(test, !!book3s_memo_find(&memo, set, codes, 1), i > 0,
+				    "set %d", i);
+	}
+}
+
 static struct kunit_case book3s_constraint_cases[] = {
 	KUNIT_CASE(test_empty_set_fits),
 	KUNIT_CASE(test_select_field),
@@ -266,6 +363,9 @@ static struct kunit_case book3s_constraint_cases[] = {
 	KUNIT_CASE(test_refused_code_and_too_many),
 	KUNIT_CASE(test_exhaustive_search_ends),
 	KUNIT_CASE(test_excludes_before_isa207),
+	KUNIT_CASE(test_memo_same_set_only),
+	KUNIT_CASE(test_memo_mmcr_of_its_set),
+	KUNIT_CASE(test_memo_keeps_a_few_sets),
 	{}
 };
 

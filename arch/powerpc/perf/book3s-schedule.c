@@ -169,12 +169,17 @@ static bool book3s_program(struct book3s_cpu *cpuhw)
 	unsigned long val;
 	int i, pmc;
 
-	memset(&cpuhw->mmcr, 0, sizeof(cpuhw->mmcr));
-	if (pmu->compute_mmcr(cpuhw->code, cpuhw->n_events, pmc_of,
-			      &cpuhw->mmcr, cpuhw->event, pmu->flags)) {
-		pr_err_once("perf: %s: no MMCR setting for a checked set of events\n",
-			    pmu->name);
-		return false;
+	if (!cpuhw->memo_set ||
+	    !book3s_memo_get_mmcr(cpuhw->memo_set, &cpuhw->mmcr, pmc_of)) {
+		memset(&cpuhw->mmcr, 0, sizeof(cpuhw->mmcr));
+		if (pmu->compute_mmcr(cpuhw->code, cpuhw->n_events, pmc_of,
+				      &cpuhw->mmcr, cpuhw->event, pmu->flags)) {
+			pr_err_once("perf: %s: no MMCR setting for a checked set of events\n",
+				    pmu->name);
+			return false;
+		}
+		if (cpuhw->memo_set)
+			book3s_memo_put_mmcr(cpuhw->memo_set, &cpuhw->mmcr, pmc_of);
 	}
 	if (!(pmu->flags & PPMU_ARCH_207S))
 		cpuhw->mmcr.mmcr0 |= book3s_mmcr0_excludes(cpuhw->event[0]);
@@ -299,16 +304,37 @@ out:
 	local_irq_restore(flags);
 }
 
-/* Is the set event[0..n-1] (with codes code[]) schedulable?  Updates code. */
-static bool book3s_set_fits(struct book3s_cpu *cpuhw, int n)
+/*
+ * Is the set event[0..n-1] (with codes code[]) schedulable?  Updates code.
+ * @base events of it were on the PMU already.  A set that goes onto an
+ * empty PMU at once is looked for in the memo first, and remembered.
+ */
+static bool book3s_set_fits(struct book3s_cpu *cpuhw, int base, int n)
 {
+	struct book3s_memo_set *memo_set = NULL;
+	u64 code_in[MAX_HWEVENTS];
+
+	if (!base) {
+		memo_set = book3s_memo_find(&cpuhw->memo, cpuhw->event, cpuhw->code, n);
+		if (memo_set)
+			goto fits;
+		memcpy(code_in, cpuhw->code, n * sizeof(u64));
+	}
+	/* a set that does not fit is not taken: memo_set stays the set's */
 	if (book3s_excludes_conflict(book3s_ppmu, cpuhw->event,
 				     cpuhw->altflags, n))
 		return false;
 	if (cpuhw->bhrb_users && book3s_branch_filters_conflict(cpuhw->event, n))
 		return false;
-	return !book3s_fit_events(book3s_ppmu, &cpuhw->fit, cpuhw->code,
-				  cpuhw->altflags, cpuhw->event, n);
+	if (book3s_fit_events(book3s_ppmu, &cpuhw->fit, cpuhw->code,
+			      cpuhw->altflags, cpuhw->event, n))
+		return false;
+	if (!base)
+		memo_set = book3s_memo_save(&cpuhw->memo, cpuhw->event, code_in,
+					    cpuhw->code, n);
+fits:
+	cpuhw->memo_set = memo_set;
+	return true;
 }
 
 int book3s_add(struct perf_event *event, int ef_flags)
@@ -339,7 +365,7 @@ int book3s_add(struct perf_event *event, int ef_flags)
 
 	/* Inside a group transaction, commit_txn() checks the whole set. */
 	if (!(cpuhw->txn_flags & PERF_PMU_TXN_ADD)) {
-		if (!book3s_set_fits(cpuhw, n + 1))
+		if (!book3s_set_fits(cpuhw, n, n + 1))
 			goto out;
 		event->hw.config = cpuhw->code[n];
 	}
@@ -385,6 +411,8 @@ void book3s_del(struct perf_event *event, int ef_flags)
 	cpuhw = this_cpu_ptr(&book3s_cpu);
 
 	book3s_update_count(event);
+	/* the set is no longer one that went on at once */
+	cpuhw->memo_set = NULL;
 
 	for (i = 0; i < cpuhw->n_events; i++) {
 		if (cpuhw->event[i] != event)
@@ -495,7 +523,7 @@ int book3s_commit_txn(struct pmu *pmu)
 	}
 
 	/* on failure the core cancels: del() each member, cancel_txn() */
-	if (!book3s_set_fits(cpuhw, cpuhw->n_events))
+	if (!book3s_set_fits(cpuhw, cpuhw->n_txn_base, cpuhw->n_events))
 		return -EAGAIN;
 
 	for (i = cpuhw->n_txn_base; i < cpuhw->n_events; i++)

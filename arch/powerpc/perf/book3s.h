@@ -64,6 +64,30 @@ struct book3s_fit {
 	int pick[MAX_HWEVENTS];
 };
 
+/*
+ * The sets of events a CPU checked and programmed lately, each as it went
+ * onto an empty PMU (book3s-set-memo.c): tasks switched out and in again
+ * bring them back unchanged.  n = 0 (the zeroed per-CPU state) is the
+ * empty set, which fits.
+ */
+struct book3s_memo_set {
+	int n;
+	u64 id[MAX_HWEVENTS];		/* event->id of each, in set order */
+	u64 code_in[MAX_HWEVENTS];	/* the codes the check was asked for */
+	u64 code_out[MAX_HWEVENTS];	/* and those it chose */
+	bool have_mmcr;			/* mmcr and pmc_of are of code_out */
+	struct mmcr_regs mmcr;
+	unsigned int pmc_of[MAX_HWEVENTS];
+};
+
+/* Enough for a few tasks that take turns on a CPU. */
+#define BOOK3S_MEMO_SETS	4
+
+struct book3s_memo {
+	struct book3s_memo_set set[BOOK3S_MEMO_SETS];
+	unsigned int next;		/* the entry a new set replaces */
+};
+
 struct book3s_cpu {
 	/* Events on this CPU's counters, in the order they were added. */
 	struct perf_event *event[MAX_HWEVENTS];
@@ -95,6 +119,9 @@ struct book3s_cpu {
 
 	/* Scratch of the constraint solver (too big for the stack). */
 	struct book3s_fit fit;
+	struct book3s_memo memo;
+	/* the memo's entry of the set as it stands, if it went on at once */
+	struct book3s_memo_set *memo_set;
 };
 
 DECLARE_PER_CPU(struct book3s_cpu, book3s_cpu);
@@ -112,6 +139,17 @@ bool book3s_excludes_conflict(const struct power_pmu *pmu,
 			      struct perf_event *events[],
 			      unsigned int altflags[], int n);
 bool book3s_branch_filters_conflict(struct perf_event *events[], int n);
+
+/* book3s-set-memo.c: pure functions, no hardware access. */
+struct book3s_memo_set *book3s_memo_find(struct book3s_memo *memo,
+					 struct perf_event *events[], u64 codes[], int n);
+struct book3s_memo_set *book3s_memo_save(struct book3s_memo *memo,
+					 struct perf_event *events[], const u64 code_in[],
+					 const u64 code_out[], int n);
+bool book3s_memo_get_mmcr(const struct book3s_memo_set *set, struct mmcr_regs *mmcr,
+			  unsigned int pmc_of[]);
+void book3s_memo_put_mmcr(struct book3s_memo_set *set, const struct mmcr_regs *mmcr,
+			  const unsigned int pmc_of[]);
 
 /* book3s-counters.c */
 unsigned long book3s_read_pmc(int pmc);
