@@ -55,7 +55,6 @@ struct book3s_memo_set *book3s_memo_find(struct book3s_memo *memo,
 					 struct perf_event *events[], u64 codes[], int n)
 {
 	struct book3s_memo_set *set;
-
 	int i;
 
 	for (set = memo->set; set < memo->set + BOOK3S_MEMO_SETS; set++) {
