@@ -743,6 +743,7 @@ void perf_output_sample(struct perf_output_handle *handle, struct perf_event_hea
 		perf_output_sample_fields(handle, header, data, event, false);
 	perf_output_count_wakeup_event(handle);
 }
+
 /* ---- the default overflow handlers ---------------------------------------------- */
 
 static __always_inline int
