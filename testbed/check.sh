@@ -135,6 +135,9 @@ for arch in "${arches[@]}"; do
 			fi
 			log "x86-models: $p passed, $f failed (table: $OUT/x86-models${TAG:+-$TAG}/table.txt)"
 			total_p=$((total_p + p)) total_f=$((total_f + f))
+			# each model's boot on the gcov kernel counts for coverage
+			[ "${COVERAGE:-0}" = 1 ] &&
+				logs+=("$OUT/x86-models${TAG:+-$TAG}"/*-new.console)
 		fi ;;
 	esac
 	# COVERAGE=1: line and branch coverage of this arch's boots (coverage.sh)

@@ -21,6 +21,8 @@ for arch in "${arches[@]}"; do
 		log "coverage: the fuzz run on the gcov kernel was not clean (above)"
 	label=$(run_label "$arch" new 0)
 	logs=("$OUT"/results/"$label"*/console.log "$OUT/fuzz/$label/console.log")
+	# x86_64: the boots of QEMU's named CPU models (the models suite)
+	[ "$arch" = x86_64 ] && logs+=("$OUT/x86-models${TAG:+-$TAG}"/*-new.console)
 	"$TOP/testbed/coverage.sh" "$arch" all "${logs[@]}" || rc=1
 	# what the fuzzer reaches that the suite does not
 	c="$OUT/coverage/$arch"

@@ -316,6 +316,8 @@ run_pmudump() { # the PMU as users see it, for testbed/x86-models.sh to compare
 		cd /
 	fi
 	echo "@@PMUDUMP-END@@"
+	# COVERAGE=1: the model's boot and events as coverage (x86-models.sh)
+	dump_gcov
 }
 
 run_fuzz() {

@@ -12,6 +12,8 @@
 # differing lines.  Ends with "N passed, N failed"; exit 1 on a difference.
 #   X86_MODELS=Skylake-Client,EPYC  (default: the list below)
 #   NOBUILD=1  (reuse both built kernels)
+#   COVERAGE=1  (ours is the gcov kernel, 6.1 a plain one; each of our
+#                consoles also carries the gcov counters, for coverage.sh)
 . "$(dirname "$0")/common.sh"
 
 # Intel: Core 2 to Granite Rapids, the Atoms; AMD: K8 to Zen 4.  Not
@@ -20,7 +22,10 @@
 MODELS=${X86_MODELS:-Conroe,Penryn,Nehalem,Westmere,SandyBridge,IvyBridge,Haswell,Broadwell,Skylake-Client,Skylake-Server,Cascadelake-Server,Cooperlake,Icelake-Server,SapphireRapids,GraniteRapids,Snowridge,Denverton,KnightsMill,SierraForest,Opteron_G1,Opteron_G2,Opteron_G3,EPYC,EPYC-Rome,EPYC-Milan,EPYC-Genoa}
 
 new=$("$TOP/testbed/build-kernel.sh" x86_64 new 0)
-old=$("$TOP/testbed/build-kernel.sh" x86_64 upstream 0)
+old=$(COVERAGE=0 "$TOP/testbed/build-kernel.sh" x86_64 upstream 0)
+limit=180
+# the gcov kernel is slower, and its counters take a while to print
+[ "${COVERAGE:-0}" = 1 ] && limit=420
 gdir="$BUILD/guest/x86_64-models${TAG:+-$TAG}"
 "$TOP/testbed/build-guest.sh" x86_64 "$gdir"
 odir="$OUT/x86-models${TAG:+-$TAG}"
@@ -31,7 +36,7 @@ dump() {
 	local log="$odir/$1-$2.console"
 
 	X86_PMU="model:$1" QEMU_MEM=1024 "$TOP/testbed/run-qemu.sh" x86_64 "$3" \
-		"$gdir/initramfs.cpio" "$log" 180 \
+		"$gdir/initramfs.cpio" "$log" "$limit" \
 		"perfev.mode=pmudump kunit.filter_glob=none-at-boot" >/dev/null 2>&1
 	tr -d '\r' < "$log" | sed -n '/^@@PMUDUMP-BEGIN@@/,/^@@PMUDUMP-END@@/p' > "$odir/$1-$2.txt"
 }

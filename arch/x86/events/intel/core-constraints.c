@@ -249,19 +249,35 @@ void intel_stop_scheduling(struct cpu_hw_events *cpuc)
 }
 
 /*
- * Drop the counters the sibling thread uses in a way that conflicts:
- * any counter it holds exclusively, and for an exclusive event any
- * counter it uses at all.
+ * Drop from @c (a dynamic copy) the counters the sibling thread uses in
+ * a way that conflicts, by its states @theirs: any counter it holds
+ * exclusively, and for an @exclusive event any counter it uses at all.
+ * Returns how many counters are left (c->weight too).
  */
+int intel_excl_narrow(struct event_constraint *c,
+		      const struct intel_excl_states *theirs, bool exclusive)
+{
+	int bit;
+
+	for_each_set_bit(bit, c->idxmsk, X86_PMC_IDX_MAX) {
+		enum intel_excl_state_type state = theirs->state[bit];
+
+		if (state == INTEL_EXCL_EXCLUSIVE ||
+		    (exclusive && state == INTEL_EXCL_SHARED)) {
+			__clear_bit(bit, c->idxmsk);
+			c->weight--;
+		}
+	}
+	return c->weight;
+}
+
 static struct event_constraint *
 intel_excl_constraint(struct cpu_hw_events *cpuc, struct perf_event *event,
 		      int idx, struct event_constraint *c)
 {
 	struct intel_excl_cntrs *excl = cpuc->excl_cntrs;
 	int tid = cpuc->excl_thread_id;
-	struct intel_excl_states *sibling = &excl->states[tid ^ 1];
 	bool exclusive;
-	int bit, weight;
 
 	if (!intel_excl_active(cpuc))
 		return c;
@@ -275,21 +291,9 @@ intel_excl_constraint(struct cpu_hw_events *cpuc, struct perf_event *event,
 			WRITE_ONCE(excl->has_exclusive[tid], 1);
 	}
 
-	weight = c->weight;
-	for_each_set_bit(bit, c->idxmsk, X86_PMC_IDX_MAX) {
-		enum intel_excl_state_type theirs = sibling->state[bit];
-
-		if (theirs == INTEL_EXCL_EXCLUSIVE ||
-		    (exclusive && theirs == INTEL_EXCL_SHARED)) {
-			__clear_bit(bit, c->idxmsk);
-			weight--;
-		}
-	}
-
 	/* Nothing left: the static empty constraint needs no undoing. */
-	if (!weight)
-		c = &emptyconstraint;
-	c->weight = weight;
+	if (!intel_excl_narrow(c, &excl->states[tid ^ 1], exclusive))
+		return &emptyconstraint;
 	return c;
 }
 

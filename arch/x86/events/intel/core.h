@@ -151,6 +151,8 @@ struct event_constraint *tfa_get_event_constraints(struct cpu_hw_events *cpuc,
 struct event_constraint *adl_get_event_constraints(struct cpu_hw_events *cpuc,
 						   int idx,
 						   struct perf_event *event);
+int intel_excl_narrow(struct event_constraint *c,
+		      const struct intel_excl_states *theirs, bool exclusive);
 void intel_start_scheduling(struct cpu_hw_events *cpuc);
 void intel_commit_scheduling(struct cpu_hw_events *cpuc, int idx, int cntr);
 void intel_stop_scheduling(struct cpu_hw_events *cpuc);
