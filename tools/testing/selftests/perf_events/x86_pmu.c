@@ -20,8 +20,11 @@
  * (plus the few around the MSR writes) and OS not the loop, a counter that
  * wraps sets its IA32_PERF_GLOBAL_STATUS bit (no PMI: INT is clear) and
  * IA32_PERF_GLOBAL_OVF_CTRL clears it; everything is put back after.
+ * The "rdpmc" knob of the cpu PMU (Intel and AMD): 0 takes rdpmc from
+ * every task and from new events' user pages, 1 gives it to tasks with
+ * an event mapped, 2 to every task, other values are EINVAL.
  *
- * Everything SKIPs on other CPUs (ppc64le, AMD, x86 without a PMU).
+ * Everything else SKIPs on other CPUs (ppc64le, AMD, x86 without a PMU).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +32,10 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <string.h>
+#include <signal.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -236,6 +242,112 @@ TEST(rdpmc_reads_what_read_reports)
 	munmap(pc, sysconf(_SC_PAGESIZE));
 	close(fd);
 	perfev_unpin(&orig);
+}
+
+#define RDPMC_KNOB	"/sys/bus/event_source/devices/cpu/rdpmc"
+
+static int rdpmc_knob(void)
+{
+	FILE *f = fopen(RDPMC_KNOB, "r");
+	int val = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &val) != 1)
+			val = -1;
+		fclose(f);
+	}
+	return val;
+}
+
+/* 0, or the errno of writing @val to the knob */
+static int set_rdpmc_knob(const char *val)
+{
+	int fd = open(RDPMC_KNOB, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* Whether rdpmc faults in a new process that has no event mapped. */
+static bool rdpmc_faults_in_a_new_process(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		rdpmc(0);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return false;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+}
+
+/* cap_user_rdpmc of a new event's user page (-1: no event) */
+static int new_event_offers_rdpmc(void)
+{
+	struct perf_event_mmap_page *pc;
+	struct perf_event_attr a;
+	int fd, cap;
+
+	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	cap = pc->cap_user_rdpmc;
+	munmap(pc, sysconf(_SC_PAGESIZE));
+	close(fd);
+	return cap;
+}
+
+TEST(rdpmc_knob_gives_and_takes_user_rdpmc)
+{
+	char saved[16];
+	int old;
+
+#if !defined(__x86_64__) && !defined(__i386__)
+	SKIP(return, "x86 only");
+#endif
+	old = rdpmc_knob();
+	if (old < 0 || !perfev_have_hw())
+		SKIP(return, "no %s (no x86 hardware PMU)", RDPMC_KNOB);
+	snprintf(saved, sizeof(saved), "%d", old);
+
+	EXPECT_EQ(EINVAL, set_rdpmc_knob("3"));
+	EXPECT_EQ(old, rdpmc_knob());
+
+	/* 1: only for tasks with an event mapped */
+	ASSERT_EQ(0, set_rdpmc_knob("1"));
+	EXPECT_EQ(1, new_event_offers_rdpmc());
+	EXPECT_TRUE(rdpmc_faults_in_a_new_process());
+
+	/* 2: for every task */
+	ASSERT_EQ(0, set_rdpmc_knob("2"));
+	EXPECT_EQ(2, rdpmc_knob());
+	EXPECT_FALSE(rdpmc_faults_in_a_new_process());
+	EXPECT_EQ(1, new_event_offers_rdpmc());
+
+	/* 0: for nobody, and new events say so */
+	ASSERT_EQ(0, set_rdpmc_knob("0"));
+	EXPECT_TRUE(rdpmc_faults_in_a_new_process());
+	EXPECT_EQ(0, new_event_offers_rdpmc());
+
+	/* and back */
+	ASSERT_EQ(0, set_rdpmc_knob("1"));
+	EXPECT_EQ(1, new_event_offers_rdpmc());
+	EXPECT_TRUE(rdpmc_faults_in_a_new_process());
+	ASSERT_EQ(0, set_rdpmc_knob(saved));
 }
 
 TEST(branch_instructions_count_the_loop_branches)
