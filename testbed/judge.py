@@ -35,6 +35,9 @@ SPLAT = re.compile(
     r"rcu: INFO: .*stall|detected stalls|blocked for more than|soft lockup|hard LOCKUP|"
     r"Unable to handle kernel|list_add corruption|list_del corruption|"
     r"refcount_t: |DEBUG_LOCKS_WARN_ON|INFO: lockdep is turned off")
+# A user-space fault the kernel only reports (debug.exception-trace):
+# "traps: COMM[PID] general protection fault ip:... in FILE[...]".
+USER_FAULT = re.compile(r"traps: \S+\[\d+\] general protection fault ip:\S+ sp:\S+ error:\S+")
 TAP_RESULT = re.compile(r"^(not ok|ok) (\d+)(?: (.*?))?(?:\s*#\s*(SKIP|XFAIL|TODO)\b\s*(.*))?$")
 TAP_RUN = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.$")
 # a case header whose verdict never came (the case still running)
@@ -235,7 +238,7 @@ def main():
 
     splats, known = [], {}
     for i, l in enumerate(outside):
-        if not SPLAT.search(l):
+        if not SPLAT.search(l) or USER_FAULT.search(l):
             continue
         text = KTIME.sub("", l.rstrip())
         rule = next((r for r in rules if r[0].startswith("kernel:splat:")
