@@ -71,6 +71,13 @@ static void wants_rsp0(struct perf_event *event, u64 value)
 	event->hw.extra_reg.config = value;
 }
 
+static void wants_lbr_select(struct perf_event *event, u64 value)
+{
+	event->hw.branch_reg.idx = EXTRA_REG_LBR;
+	event->hw.branch_reg.reg = MSR_LBR_SELECT;
+	event->hw.branch_reg.config = value;
+}
+
 static struct event_constraint *get(struct cpu_hw_events *cpuc, struct perf_event *event)
 {
 	return intel_get_event_constraints(cpuc, 0, event);
@@ -161,17 +168,13 @@ static void test_branch_reg_conflict_gives_back_the_extra_reg(struct kunit *test
 	if (x86_pmu.flags & PMU_FL_HAS_RSP_1)
 		kunit_skip(test, "the booted PMU has OFFCORE_RSP_1");
 
-	lbr->hw.branch_reg.idx = EXTRA_REG_LBR;
-	lbr->hw.branch_reg.reg = MSR_LBR_SELECT;
-	lbr->hw.branch_reg.config = 0x1;
+	wants_lbr_select(lbr, 0x1);
 	KUNIT_EXPECT_PTR_NE(test, get(cpuc, lbr), &emptyconstraint);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lbr_reg->ref), 1);
 
 	/* OFFCORE_RSP is free, LBR_SELECT is not: neither is kept */
 	wants_rsp0(both, RSP_A);
-	both->hw.branch_reg.idx = EXTRA_REG_LBR;
-	both->hw.branch_reg.reg = MSR_LBR_SELECT;
-	both->hw.branch_reg.config = 0x2;
+	wants_lbr_select(both, 0x2);
 	KUNIT_EXPECT_PTR_EQ(test, get(cpuc, both), &emptyconstraint);
 	KUNIT_EXPECT_EQ(test, both->hw.extra_reg.alloc, 0);
 	KUNIT_EXPECT_EQ(test, both->hw.branch_reg.alloc, 0);
