@@ -20,7 +20,7 @@ for arch in "${arches[@]}"; do
 	ARCH=$arch NOBUILD=1 DURATION=${DURATION:-10m} "$TOP/testbed/fuzz.sh" ||
 		log "coverage: the fuzz run on the gcov kernel was not clean (above)"
 	label=$(run_label "$arch" new 0)
-	logs=("$OUT"/results/"$label"*/console.log "$OUT/fuzz/$label/console.log")
+	logs=("$OUT"/results/"$label"*/console.log "$OUT/fuzz/$label${TAG:+-$TAG}/console.log")
 	# x86_64: the boots of QEMU's named CPU models (the models suite)
 	[ "$arch" = x86_64 ] && logs+=("$OUT/x86-models${TAG:+-$TAG}"/*-new.console)
 	"$TOP/testbed/coverage.sh" "$arch" all "${logs[@]}" || rc=1
