@@ -190,18 +190,26 @@ void perf_clear_dirty_counters(void)
 /* sysrq-p: the PMU registers of this CPU. */
 void perf_event_print_debug(void)
 {
-	int cpu = smp_processor_id();
-	struct cpu_hw_events *cpuc = &per_cpu(cpu_hw_events, cpu);
-	int nr_gp = hybrid(cpuc->pmu, num_counters);
-	int nr_fixed = hybrid(cpuc->pmu, num_counters_fixed);
+	struct cpu_hw_events *cpuc;
+	int cpu, nr_gp, nr_fixed, idx;
 	unsigned long flags;
 	u64 val, ctrl;
-	int idx;
 
-	if (!nr_gp)
-		return;
-
+	/*
+	 * SysRq-p through /proc/sysrq-trigger calls this preemptible: the
+	 * CPU is the one that dumps, so take it with interrupts off (6.1
+	 * takes it before and trips DEBUG_PREEMPT's check).
+	 */
 	local_irq_save(flags);
+	cpu = smp_processor_id();
+	cpuc = &per_cpu(cpu_hw_events, cpu);
+	nr_gp = hybrid(cpuc->pmu, num_counters);
+	nr_fixed = hybrid(cpuc->pmu, num_counters_fixed);
+	if (!nr_gp) {
+		local_irq_restore(flags);
+		return;
+	}
+
 	if (x86_pmu.version >= 2) {
 		static const struct { const char *name; u32 msr; } global[] = {
 			{ "ctrl:    ", MSR_CORE_PERF_GLOBAL_CTRL },
