@@ -305,12 +305,16 @@ run_pmudump() { # the PMU as users see it, for testbed/x86-models.sh to compare
 		# every generic and cache event: opened, or refused (and how).
 		# A count, or "<not counted>" (opened, but the tiny workload was
 		# gone before it ran: seen once on 6.1), is "opened".
+		# A perf stat that hangs is killed and said so: the dump goes on.
 		for ev in $(perf list --raw-dump hw cache 2>/dev/null); do
-			r=$(perf stat -x, -e "$ev" -- true 2>&1 | grep ",$ev" | head -n 1 | cut -d, -f1)
+			out=$(timeout -s KILL 60 perf stat -x, -e "$ev" -- true 2>&1)
+			rc=$?
+			r=$(echo "$out" | grep ",$ev" | head -n 1 | cut -d, -f1)
 			case "$r" in
 			[0-9]* | '<not counted>') r=opened ;;
-			'') r=$(perf stat -x, -e "$ev" -- true 2>&1 | head -n 1) ;;
+			'') r=$(echo "$out" | head -n 1) ;;
 			esac
+			[ "$rc" = 137 ] && r="killed after 60 s ($r)"
 			echo "stat: $ev: $r"
 		done
 		cd /

@@ -41,9 +41,34 @@ dump() {
 	tr -d '\r' < "$log" | sed -n '/^@@PMUDUMP-BEGIN@@/,/^@@PMUDUMP-END@@/p' > "$odir/$1-$2.txt"
 }
 
+# finished MODEL IMPL: the guest printed its whole dump
+finished() {
+	grep -q '^@@PMUDUMP-END@@' "$odir/$1-$2.txt"
+}
+
+# A guest that did not finish: its console's last lines go into the
+# report, and it boots once more (a boot under TCG was seen to stop, once
+# in many hundred: CI, Opteron_G3, which guest not known).  One that
+# printed a kernel splat is not booted again: that is a failure.
+# retry MODEL IMPL KERNEL; returns 1 on a splat
+retry() {
+	local con="$odir/$1-$2.console"
+
+	echo "# $1: the $2 guest did not finish its dump; its console ended:"
+	tr -d '\r' < "$con" | tail -n 5 | sed 's/^/#   /'
+	mv "$con" "$odir/$1-$2.first.console"
+	if grep -Eq 'WARNING:|BUG:|Oops|Kernel panic|hung_task|rcu.*stall' \
+		"$odir/$1-$2.first.console"; then
+		echo "# $1: the $2 guest printed a kernel splat: not booted again"
+		return 1
+	fi
+	echo "# $1: booting the $2 guest once more"
+	dump "$1" "$2" "$3"
+}
+
 pass=0 fail=0 n=0
 table="$odir/table.txt"
-printf '%-20s %-9s %s\n' model result "boot line (ours)" > "$table"
+printf '%-20s %-13s %s\n' model result "boot line (ours)" > "$table"
 echo "TAP version 13"
 for m in ${MODELS//,/ }; do
 	n=$((n + 1))
@@ -51,22 +76,27 @@ for m in ${MODELS//,/ }; do
 	dump "$m" new "$new" &
 	dump "$m" upstream "$old"
 	wait
+	rm -f "$odir/$m-new.first.console" "$odir/$m-upstream.first.console"
+	finished "$m" new || retry "$m" new "$new" || true
+	finished "$m" upstream || retry "$m" upstream "$old" || true
 	line=$(sed -n 's/^boot: \(Performance Events: .*\)/\1/p' "$odir/$m-new.txt" | head -n 1)
-	if ! grep -q '^@@PMUDUMP-END@@' "$odir/$m-new.txt" ||
-	   ! grep -q '^@@PMUDUMP-END@@' "$odir/$m-upstream.txt"; then
+	if ! finished "$m" new || ! finished "$m" upstream; then
 		echo "# $m: a guest did not finish its dump (see $odir/$m-*.console)"
 		echo "not ok $n x86-models:$m"
 		res=no-dump fail=$((fail + 1))
 	elif diff -u "$odir/$m-upstream.txt" "$odir/$m-new.txt" > "$odir/$m.diff"; then
 		echo "ok $n x86-models:$m"
 		res=identical pass=$((pass + 1))
+		if ls "$odir/$m"-*.first.console > /dev/null 2>&1; then
+			res=identical-2nd
+		fi
 	else
 		echo "# $m: ours differs from 6.1 (- 6.1, + ours):"
 		grep '^[-+][a-z]' "$odir/$m.diff" | head -n 20 | sed 's/^/#   /'
 		echo "not ok $n x86-models:$m"
 		res=different fail=$((fail + 1))
 	fi
-	printf '%-20s %-9s %s\n' "$m" "$res" "${line:-?}" >> "$table"
+	printf '%-20s %-13s %s\n' "$m" "$res" "${line:-?}" >> "$table"
 done
 echo "1..$n"
 cat "$table" >&2
