@@ -18,6 +18,9 @@
  * Runs on the booted PMU (ISA 2.07+ models: POWER8/9/10 and QEMU's) with
  * real counters on this CPU: PM_INST_CMPL (raw 0x2, any of PMC1-4) and
  * PM_CYC on a chosen PMC (raw 0xN001e), which QEMU counts on PMC1-4.
+ * The cases call the driver's stop()/start() themselves, on this CPU with
+ * interrupts and PMIs masked (the core calls them under ctx->lock, IRQs
+ * off); migration is off while their CPU-wide counters exist.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
