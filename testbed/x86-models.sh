@@ -57,9 +57,9 @@ retry() {
 	echo "# $1: the $2 guest did not finish its dump; its console ended:"
 	tr -d '\r' < "$con" | tail -n 5 | sed 's/^/#   /'
 	mv "$con" "$odir/$1-$2.first.console"
-	if grep -Eq 'WARNING:|BUG:|Oops|Kernel panic|hung_task|rcu.*stall' \
-		"$odir/$1-$2.first.console"; then
+	if "$TOP/testbed/console_splats.py" "$odir/$1-$2.first.console" > "$odir/$1-$2.splats"; then
 		echo "# $1: the $2 guest printed a kernel splat: not booted again"
+		head -n 5 "$odir/$1-$2.splats" | sed 's/^/#   /'
 		return 1
 	fi
 	echo "# $1: booting the $2 guest once more"
@@ -76,7 +76,7 @@ for m in ${MODELS//,/ }; do
 	dump "$m" new "$new" &
 	dump "$m" upstream "$old"
 	wait
-	rm -f "$odir/$m-new.first.console" "$odir/$m-upstream.first.console"
+	rm -f "$odir/$m"-*.first.console "$odir/$m"-*.splats
 	finished "$m" new || retry "$m" new "$new" || true
 	finished "$m" upstream || retry "$m" upstream "$old" || true
 	line=$(sed -n 's/^boot: \(Performance Events: .*\)/\1/p' "$odir/$m-new.txt" | head -n 1)
