@@ -190,6 +190,15 @@ struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu
 		return NULL;
 	cpmu->ctx = ctx;
 	cpmu->pmu = pmu;
+	/*
+	 * A task context keeps the part of a core software PMU when the
+	 * part's last event goes, until the context is freed (see
+	 * perf_ctx_pmu_keep()): those PMUs never go away, and a task that
+	 * opens and closes such an event again and again (a tool polling a
+	 * counter) then allocates nothing but the event.  Any other part
+	 * goes with its last event: a module's PMU may be unregistered.
+	 */
+	cpmu->keep_when_empty = ctx->task && perf_pmu_is_core_sw(pmu);
 	INIT_LIST_HEAD(&cpmu->pinned);
 	INIT_LIST_HEAD(&cpmu->flexible);
 	INIT_LIST_HEAD(&cpmu->idle);
@@ -205,18 +214,6 @@ struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return cpmu;
-}
-
-/*
- * A task context keeps the part of a core software PMU when the part's
- * last event goes, until the context is freed: those PMUs never go away,
- * and a task that opens and closes such an event again and again (a tool
- * polling a counter) then allocates nothing but the event.  Any other
- * part goes with its last event: a module's PMU may be unregistered.
- */
-bool perf_ctx_pmu_keep(struct perf_ctx_pmu *cpmu)
-{
-	return cpmu->ctx->task && perf_pmu_is_core_sw(cpmu->pmu);
 }
 
 /*

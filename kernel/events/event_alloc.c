@@ -611,8 +611,15 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (err)
 		goto err_free;
 
-	perf_event__header_size(event);
-	perf_event__id_header_size(event);
+	if (parent_event) {
+		/* the same attr in the same group: the sizes of the parent's */
+		event->read_size = parent_event->read_size;
+		event->header_size = parent_event->header_size;
+		event->id_header_size = parent_event->id_header_size;
+	} else {
+		perf_event__header_size(event);
+		perf_event__id_header_size(event);
+	}
 
 	/* task, cgroup and switch-record events need the context-switch hooks */
 	if ((event->attach_state & PERF_ATTACH_TASK) || perf_event_is_cgroup(event) ||

@@ -55,7 +55,7 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
  * A member of a group whose leader is off (or in error) is not eligible to
  * run whatever its own state: it accrues time as its leader does.
  */
-static enum perf_event_state perf_effective_state(struct perf_event *event)
+static __always_inline enum perf_event_state perf_effective_state(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
 
@@ -64,9 +64,15 @@ static enum perf_event_state perf_effective_state(struct perf_event *event)
 	return event->state;
 }
 
-void perf_event_update_time(struct perf_event *event)
+/* Inline in the state changes of every context switch, out of line elsewhere. */
+static __always_inline void __perf_event_update_time(struct perf_event *event)
 {
 	perf_time_update(&event->times, perf_effective_state(event), perf_event_clock_time(event));
+}
+
+void perf_event_update_time(struct perf_event *event)
+{
+	__perf_event_update_time(event);
 }
 
 /*
@@ -91,7 +97,7 @@ void perf_event_set_state(struct perf_event *event, enum perf_event_state state)
 
 	if (event->state == state)
 		return;
-	perf_event_update_time(event);
+	__perf_event_update_time(event);
 	/* a leader going off or on changes what its siblings accrue */
 	on = event->state >= PERF_EVENT_STATE_INACTIVE;
 	if (leader && on != turns_on) {
@@ -698,21 +704,20 @@ static void group_move(struct perf_event *leader, struct perf_ctx_pmu *to)
 		sibling->ctx_pmu = to;
 }
 
-static void __perf_install(struct perf_event *event, struct perf_cpu_context *cpuctx,
-			   struct perf_event_context *ctx, void *data)
+/*
+ * Link @event into @ctx's lists and its part's, and into its group
+ * (ctx->lock held; its clock brought up to date by the caller).  A part
+ * left empty by a group that moved to the event's part is unlinked and
+ * returned, for the caller to free; NULL otherwise.
+ */
+static struct perf_ctx_pmu *perf_ctx_link_event(struct perf_cpu_context *cpuctx,
+						struct perf_event_context *ctx,
+						struct perf_event *event)
 {
-	struct perf_ctx_pmu *cpmu = event->ctx_pmu, **emptied = data;
+	struct perf_ctx_pmu *cpmu = event->ctx_pmu, *emptied = NULL;
 	struct perf_event *leader = event->group_leader;
 
-	perf_op_begin(cpuctx, ctx);
-	perf_ctx_changed(ctx);
 	perf_time_rebase(&event->times, perf_event_clock_time(event));
-	/* a part created after the context was scheduled in joins it now */
-	if (cpuctx && ctx->is_active) {
-		cpmu->scheduled = true;
-		if (ctx->task)
-			this_cpu_ptr(cpmu->pmu->cpu_pmu)->task_part = cpmu;
-	}
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	WRITE_ONCE(ctx->nr_events, ctx->nr_events + 1);
 	cpmu->nr_events++;
@@ -724,48 +729,59 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
 		list_add_tail(&event->group_entry, group_list(cpmu, event));
 		cpmu_count_group(cpmu, event, 1);
 		event->group_caps = event->event_caps;
-	} else {
-		bool was_on = !list_empty(&leader->active_list);
+		return NULL;
+	}
+
+	if (leader->ctx_pmu != cpmu) {
 		struct perf_ctx_pmu *from = leader->ctx_pmu;
 
-		if (from != cpmu) {
-			group_move(leader, cpmu);
-			if (!from->nr_events && !perf_ctx_pmu_keep(from)) {
-				perf_ctx_pmu_unlink_locked(from);
-				*emptied = from;
-			}
-		} else if (was_on) {
-			group_sched_out(leader, cpmu);
+		group_move(leader, cpmu);
+		if (!from->nr_events && !perf_ctx_pmu_keep(from)) {
+			perf_ctx_pmu_unlink_locked(from);
+			emptied = from;
 		}
-		list_add_tail(&event->sibling_list, &leader->sibling_list);
-		leader->nr_siblings++;
-		leader->group_caps &= event->event_caps;
-		leader->filter_match_cpu = -1;
-		leader->group_generation++;
-		event->attach_state |= PERF_ATTACH_GROUP;
-		leader->attach_state |= PERF_ATTACH_GROUP;
+	} else if (!list_empty(&leader->active_list)) {
+		group_sched_out(leader, cpmu);
 	}
+	list_add_tail(&event->sibling_list, &leader->sibling_list);
+	leader->nr_siblings++;
+	leader->group_caps &= event->event_caps;
+	leader->filter_match_cpu = -1;
+	leader->group_generation++;
+	event->attach_state |= PERF_ATTACH_GROUP;
+	leader->attach_state |= PERF_ATTACH_GROUP;
+	return emptied;
+}
+
+static void __perf_install(struct perf_event *event, struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *data)
+{
+	struct perf_ctx_pmu *cpmu = event->ctx_pmu, **emptied = data;
+
+	perf_op_begin(cpuctx, ctx);
+	perf_ctx_changed(ctx);
+	/* a part created after the context was scheduled in joins it now */
+	if (cpuctx && ctx->is_active) {
+		cpmu->scheduled = true;
+		if (ctx->task)
+			this_cpu_ptr(cpmu->pmu->cpu_pmu)->task_part = cpmu;
+	}
+	*emptied = perf_ctx_link_event(cpuctx, ctx, event);
 
 	if (cpuctx && ctx->is_active)
 		pmu_resched_for(this_cpu_ptr(cpmu->pmu->cpu_pmu), ctx, event->group_leader);
 }
 
 /*
- * Before @ctx sees @event: its part of @ctx for the event's PMU (the only
- * step that can fail, before anything is changed), and event->ctx.
+ * Before @ctx sees @event: its part of @ctx for @pmu (the only step that
+ * can fail, before anything is changed), and event->ctx.
  */
-static int perf_install_prepare(struct perf_event_context *ctx, struct perf_event *event)
+static int perf_install_prepare_in(struct perf_event_context *ctx, struct perf_event *event,
+				   struct pmu *pmu)
 {
-	struct perf_event *leader = event->group_leader;
 	struct perf_ctx_pmu *cpmu;
-	struct pmu *pmu = event->pmu;
 
 	lockdep_assert_held(&ctx->mutex);
-	/* a group goes with its hardware member, if it has one */
-	if (leader != event) {
-		if (is_software_event(event))
-			pmu = leader->ctx_pmu->pmu;
-	}
 	cpmu = perf_ctx_pmu_get(ctx, pmu);
 	if (!cpmu)
 		return -ENOMEM;
@@ -782,6 +798,18 @@ static int perf_install_prepare(struct perf_event_context *ctx, struct perf_even
 	return 0;
 }
 
+/* The same in the part of the event's PMU, or of its group's. */
+static int perf_install_prepare(struct perf_event_context *ctx, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct pmu *pmu = event->pmu;
+
+	/* a group goes with its hardware member, if it has one */
+	if (leader != event && is_software_event(event))
+		pmu = leader->ctx_pmu->pmu;
+	return perf_install_prepare_in(ctx, event, pmu);
+}
+
 int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu)
 {
 	struct perf_ctx_pmu *emptied = NULL;
@@ -796,20 +824,33 @@ int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *e
 	return 0;
 }
 
-int perf_install_in_new_ctx(struct perf_event_context *ctx, struct perf_event *event)
+int perf_prepare_for_new_ctx(struct perf_event_context *ctx, struct perf_event *event,
+			     struct pmu *group_pmu)
+{
+	return perf_install_prepare_in(ctx, event, group_pmu);
+}
+
+void perf_install_all_in_new_ctx(struct perf_event_context *ctx, struct list_head *events)
 {
 	struct perf_ctx_pmu *emptied = NULL;
-	int err;
+	struct perf_event *event;
+	unsigned int nr = 0;
 
-	err = perf_install_prepare(ctx, event);
-	if (err)
-		return err;
-	/* nothing runs @ctx and nothing else sees it: no cross-CPU call */
+	/* nothing runs @ctx and nothing else sees it: no cross-CPU call, no clock */
 	raw_spin_lock_irq(&ctx->lock);
-	__perf_install(event, NULL, ctx, &emptied);
+	WARN_ON_ONCE(ctx->is_active || !ctx->task);
+	perf_ctx_changed(ctx);
+	list_for_each_entry(event, events, migrate_entry) {
+		/* every member was prepared in its group's part: nothing moves */
+		if (!WARN_ON_ONCE(emptied))
+			emptied = perf_ctx_link_event(NULL, ctx, event);
+		nr++;
+	}
+	/* the events' references on @ctx, one each (perf_free_event() drops it) */
+	if (nr)
+		refcount_add(nr, &ctx->refcount);
 	raw_spin_unlock_irq(&ctx->lock);
 	kfree(emptied);
-	return 0;
 }
 
 /*
@@ -839,8 +880,11 @@ static void perf_group_detach(struct perf_event *event, struct perf_ctx_pmu *cpm
 		sibling->group_leader = sibling;
 		sibling->group_caps = sibling->event_caps;
 		sibling->attach_state &= ~PERF_ATTACH_GROUP;
-		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT) || WARN_ON_ONCE(!cpmu))
+		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT) || WARN_ON_ONCE(!cpmu)) {
+			/* it left with the group: no leader to point to any more */
+			WRITE_ONCE(sibling->aux_event, NULL);
 			continue;
+		}
 		/* as in 6.1, an aux_output event without its AUX leader is done */
 		if ((sibling->event_caps & PERF_EV_CAP_SIBLING) || sibling->aux_event)
 			perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
@@ -959,33 +1003,62 @@ void perf_remove_from_context(struct perf_event *event, unsigned long flags)
 	event->ctx_pmu = NULL;
 }
 
-void perf_ctx_remove_all_exit(struct perf_event_context *ctx, struct list_head *out)
+void perf_ctx_remove_all_exit(struct perf_event_context *ctx, struct list_head *out,
+			      struct list_head *emptied)
 {
 	struct perf_event *event, *tmp;
 	struct perf_ctx_pmu *cpmu, *next;
-	LIST_HEAD(emptied);
 
 	lockdep_assert_held(&ctx->mutex);
-	raw_spin_lock_irq(&ctx->lock);
+	lockdep_assert_held(&ctx->lock);
 	WARN_ON_ONCE(ctx->task != TASK_TOMBSTONE || ctx->is_active);
+	if (list_empty(&ctx->event_list))
+		return;
+	perf_ctx_changed(ctx);
+	/*
+	 * All leave at once, at the context's last instant (it is out: its
+	 * clock stands still).  Times first, while every member still
+	 * accrues as its leader does; and out of the context, so that no
+	 * group breaking below promotes a member that leaves anyway.
+	 */
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		__perf_event_update_time(event);
+		event->attach_state &= ~PERF_ATTACH_CONTEXT;
+	}
+	/*
+	 * The event list and the parts' group lists go whole: their entries
+	 * are reset, not unlinked one at a time.
+	 */
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		unsigned long flags = DETACH_EXIT;
-
+		WRITE_ONCE(event->state, PERF_EVENT_STATE_EXIT);
+		INIT_LIST_HEAD(&event->group_entry);
 		/* a child folds into its parent alone; a group of the task stays whole */
-		if (event->parent)
-			flags |= DETACH_GROUP;
-		cpmu = event->ctx_pmu;
-		__perf_remove(event, NULL, ctx, (void *)flags);
-		/* the part it emptied is unlinked: its node is free to collect it */
-		if (!event->ctx_pmu)
-			list_add(&cpmu->node, &emptied);
+		if (event->parent && (event->attach_state & PERF_ATTACH_GROUP))
+			perf_group_detach(event, NULL);
+		if (perf_event_is_cgroup(event))
+			perf_cgroup_count(NULL, ctx, -1);
 		event->ctx_pmu = NULL;
+		INIT_LIST_HEAD(&event->event_entry);
 		list_add_tail(&event->migrate_entry, out);
 	}
-	raw_spin_unlock_irq(&ctx->lock);
+	INIT_LIST_HEAD(&ctx->event_list);
+	WRITE_ONCE(ctx->nr_events, 0);
 
-	list_for_each_entry_safe(cpmu, next, &emptied, node)
-		kfree(cpmu);
+	/* the parts are empty: a core software one stays (perf_ctx_pmu_keep()) */
+	list_for_each_entry_safe(cpmu, next, &ctx->pmu_ctx_list, node) {
+		/* leaders only (an exited context has none on the PMU) */
+		WARN_ON_ONCE(!list_empty(&cpmu->active));
+		INIT_LIST_HEAD(&cpmu->pinned);
+		INIT_LIST_HEAD(&cpmu->flexible);
+		INIT_LIST_HEAD(&cpmu->idle);
+		cpmu->nr_events = 0;
+		cpmu->nr_groups = 0;
+		cpmu->nr_cgroups = 0;
+		if (perf_ctx_pmu_keep(cpmu))
+			continue;
+		perf_ctx_pmu_unlink_locked(cpmu);
+		list_add(&cpmu->node, emptied);
+	}
 }
 
 /* ---- enable and disable --------------------------------------------------- */

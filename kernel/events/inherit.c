@@ -11,7 +11,8 @@
  * Locking: fork holds the forking task's ctx->mutex while it walks the
  * groups, and the new child context's mutex (nested) while it copies them
  * all into it: nothing else can see that context until a copy is linked
- * to its parent, so the copies go in directly, without cross-CPU calls.
+ * to its parent, so the copies are made first and then go in together, in
+ * one hold of its ctx->lock, without cross-CPU calls.
  * A child is linked on its top-level parent's child_list under that
  * parent's child_mutex once every copy is installed, and never while
  * holding the child context's mutex; when that parent is not
@@ -23,13 +24,15 @@
  * the events under ctx->mutex, then drops it before taking any parent's
  * child_mutex to fold, so child_mutex is never taken inside a child's
  * ctx->mutex.  The exiting task's context is scheduled out, marked
- * TASK_TOMBSTONE and unpublished in one IRQs-off section under ctx->lock.
+ * TASK_TOMBSTONE and unpublished in one IRQs-off section under ctx->lock,
+ * and emptied in one more (perf_ctx_remove_all_exit()).
  */
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 
 #include "internal.h"
 
@@ -65,12 +68,15 @@ void perf_event_fold_child(struct perf_event *child)
 	}
 	mutex_unlock(&parent->child_mutex);
 
-	if (linked) {
-		/* the last child gone may be what a poller of the parent waits for */
-		perf_event_wakeup(parent);
-		perf_event_put(child);		/* the child_list link's reference */
+	if (!linked) {
+		perf_event_put(child);		/* the caller's */
+		return;
 	}
-	perf_event_put(child);			/* the caller's */
+	/* the last child gone may be what a poller of the parent waits for */
+	perf_event_wakeup(parent);
+	/* the child_list link's reference and the caller's */
+	if (atomic_long_sub_and_test(2, &child->refcount))
+		perf_free_event(child);
 }
 
 void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
@@ -87,48 +93,54 @@ void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
 }
 
 /*
- * Take every event out of @ctx (ctx->mutex held, the context already
- * unscheduled and tombstoned).  Non-inherited events stay in state EXIT
- * with their final values, keeping event->ctx for read(); inherited ones
- * are queued on @fold, with a reference, for perf_event_fold_child().
+ * Sort the events that left @ctx at exit (on @gone; ctx->mutex held).
+ * Non-inherited events stay in state EXIT with their final values, keeping
+ * event->ctx for read(), and their pollers are woken; inherited ones are
+ * queued on @fold, with a reference, for perf_event_fold_child().
  */
-static void perf_ctx_detach_events(struct perf_event_context *ctx, struct list_head *fold)
+static void perf_ctx_sort_exited(struct list_head *gone, struct list_head *fold)
 {
 	struct perf_event *event, *tmp;
-	LIST_HEAD(gone);
 
-	perf_ctx_remove_all_exit(ctx, &gone);
-	list_for_each_entry_safe(event, tmp, &gone, migrate_entry) {
+	/* @gone goes whole: its entries are reused or reset, not unlinked */
+	list_for_each_entry_safe(event, tmp, gone, migrate_entry) {
 		if (event->parent) {
 			/* before ctx->mutex goes: a parent's release waits for it */
 			perf_event_ref(event);
-			list_move_tail(&event->migrate_entry, fold);
+			list_add_tail(&event->migrate_entry, fold);
 		} else {
-			list_del_init(&event->migrate_entry);
+			INIT_LIST_HEAD(&event->migrate_entry);
 			perf_event_wakeup(event);
 		}
 	}
+	INIT_LIST_HEAD(gone);
 }
 
 static void perf_fold_list(struct list_head *fold)
 {
 	struct perf_event *event, *tmp;
 
+	/* @fold goes whole (and each event may go with its fold) */
 	list_for_each_entry_safe(event, tmp, fold, migrate_entry) {
-		list_del_init(&event->migrate_entry);
+		INIT_LIST_HEAD(&event->migrate_entry);
 		perf_event_fold_child(event);
 	}
+	INIT_LIST_HEAD(fold);
 }
 
 /*
  * Detach @task's context: schedule it out if it runs here, mark it
- * TASK_TOMBSTONE, unpublish it, then empty it.  Drops the task's
- * reference; the context lives on while removed events point to it.
+ * TASK_TOMBSTONE, unpublish it and empty it, in one IRQs-off section.
+ * Drops the task's reference; the context lives on while removed events
+ * point to it.
  */
 static void perf_task_ctx_detach(struct task_struct *task)
 {
 	struct perf_event_context *ctx;
 	struct perf_cpu_context *cpuctx;
+	struct perf_ctx_pmu *cpmu, *next;
+	LIST_HEAD(emptied);
+	LIST_HEAD(gone);
 	LIST_HEAD(fold);
 
 	/*
@@ -149,10 +161,13 @@ static void perf_task_ctx_detach(struct task_struct *task)
 	WARN_ON_ONCE(ctx->is_active);
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
 	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	perf_ctx_remove_all_exit(ctx, &gone, &emptied);
 	perf_ctx_unlock(cpuctx, ctx);
 	local_irq_enable();
 
-	perf_ctx_detach_events(ctx, &fold);
+	list_for_each_entry_safe(cpmu, next, &emptied, node)
+		kfree(cpmu);
+	perf_ctx_sort_exited(&gone, &fold);
 	mutex_unlock(&ctx->mutex);
 
 	perf_fold_list(&fold);
@@ -221,14 +236,15 @@ static bool perf_event_inheritable(struct perf_event *event, u64 clone_flags)
 }
 
 /*
- * Clone @parent_event into @child_ctx (not yet linked to its parent; its
- * mutex held).  An enabled parent gives an INACTIVE child, anything else
- * an OFF one.
+ * Clone @parent_event for @child_ctx (not yet linked to its parent; its
+ * mutex held), prepared to go into the part of @group_pmu.  An enabled
+ * parent gives an INACTIVE child, anything else an OFF one.
  */
 static struct perf_event *inherit_event(struct perf_event *parent_event,
 					struct task_struct *child,
 					struct perf_event_context *child_ctx,
-					struct perf_event *child_leader)
+					struct perf_event *child_leader,
+					struct pmu *group_pmu)
 {
 	struct perf_event *top = parent_event->parent ?: parent_event;
 	perf_overflow_handler_t handler = NULL;
@@ -257,10 +273,9 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 	else
 		event->state = PERF_EVENT_STATE_OFF;
 
-	perf_ctx_get(child_ctx);		/* the event's, handed over by install */
-	err = perf_install_in_new_ctx(child_ctx, event);
+	/* its reference on @child_ctx comes with perf_install_all_in_new_ctx() */
+	err = perf_prepare_for_new_ctx(child_ctx, event, group_pmu);
 	if (err) {
-		perf_ctx_put(child_ctx);
 		perf_free_event(event);
 		return ERR_PTR(err);
 	}
@@ -306,22 +321,25 @@ static bool inherit_link(struct perf_event *event)
 }
 
 /*
- * Clone the group of @parent_leader into @child_ctx (its mutex held), its
- * members added to @members (by migrate_entry) as they are made: on an
- * error the caller discards what is there, this group's part included.
+ * Clone the group of @parent_leader for @child_ctx (its mutex held), its
+ * members added to @members (by migrate_entry) as they are made, for
+ * perf_install_all_in_new_ctx(): on an error the caller installs and then
+ * discards what is there, this group's part included.  The copy lives in
+ * the part of the PMU the parent group lives in.
  */
 static int inherit_group(struct perf_event *parent_leader, struct task_struct *child,
 			 struct perf_event_context *child_ctx, struct list_head *members)
 {
+	struct pmu *group_pmu = parent_leader->ctx_pmu->pmu;
 	struct perf_event *leader, *sub, *event;
 
-	leader = inherit_event(parent_leader, child, child_ctx, NULL);
+	leader = inherit_event(parent_leader, child, child_ctx, NULL, group_pmu);
 	if (IS_ERR(leader))
 		return PTR_ERR(leader);
 	list_add_tail(&leader->migrate_entry, members);
 
 	list_for_each_entry(sub, &parent_leader->sibling_list, sibling_list) {
-		event = inherit_event(sub, child, child_ctx, leader);
+		event = inherit_event(sub, child, child_ctx, leader, group_pmu);
 		if (IS_ERR(event))
 			return PTR_ERR(event);
 		list_add_tail(&event->migrate_entry, members);
@@ -335,8 +353,8 @@ static int inherit_group(struct perf_event *parent_leader, struct task_struct *c
  * (grandchildren of their top-level parent, whose child_mutex must not be
  * taken under a ctx->mutex it may wait for) go on @pending, and those
  * whose parent is being released on @dead.  Once linked, a member may be
- * removed and freed by its parent's release at any time: it is taken off
- * @members before it is linked.
+ * removed and freed by its parent's release at any time: its entry is
+ * reset before it is linked, and @members is only walked forward.
  */
 static void inherit_link_members(struct list_head *members,
 				 struct perf_event_context *parent_ctx,
@@ -344,13 +362,17 @@ static void inherit_link_members(struct list_head *members,
 {
 	struct perf_event *event, *tmp;
 
+	/* @members goes whole: its entries are reused or reset, not unlinked */
 	list_for_each_entry_safe(event, tmp, members, migrate_entry) {
-		list_del_init(&event->migrate_entry);
-		if (READ_ONCE(event->parent->ctx) != parent_ctx)
+		if (READ_ONCE(event->parent->ctx) != parent_ctx) {
 			list_add_tail(&event->migrate_entry, pending);
-		else if (!inherit_link(event))
+			continue;
+		}
+		INIT_LIST_HEAD(&event->migrate_entry);
+		if (!inherit_link(event))
 			list_add_tail(&event->migrate_entry, dead);
 	}
+	INIT_LIST_HEAD(members);
 }
 
 /*
@@ -418,6 +440,8 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	}
 	if (!child_ctx)
 		goto unlock;
+	/* every copy made (or the ones before a failure) goes in at once */
+	perf_install_all_in_new_ctx(child_ctx, &members);
 	/* a copy of every event, and nothing went meanwhile: a twin */
 	if (!ret && clone && child_ctx->nr_events == parent_ctx->nr_events)
 		perf_ctx_mark_clone(child_ctx, parent_ctx);

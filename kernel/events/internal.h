@@ -67,6 +67,7 @@ struct perf_ctx_pmu {
 	int				nr_active;	/* leaders in active */
 	bool				rotate_necessary; /* a flexible group did not fit */
 	bool				scheduled;	/* this part is scheduled in */
+	bool				keep_when_empty; /* perf_ctx_pmu_keep() */
 	/* context time when the flexible groups' turn ends, 0: none runs */
 	u64				mux_turn_end;
 	/* the group the last turn's end made room for (only compared) */
@@ -172,8 +173,12 @@ void perf_event_ctx_unlock(struct perf_event *event, struct perf_event_context *
 struct perf_ctx_pmu *perf_ctx_pmu_get(struct perf_event_context *ctx, struct pmu *pmu);
 /* Unlink an empty @cpmu from its context (ctx->lock held, on its CPU). */
 void perf_ctx_pmu_unlink_locked(struct perf_ctx_pmu *cpmu);
-/* Does @cpmu stay in its context when its last event goes? */
-bool perf_ctx_pmu_keep(struct perf_ctx_pmu *cpmu);
+/* Does @cpmu stay in its context when its last event goes? (context.c) */
+static inline bool perf_ctx_pmu_keep(struct perf_ctx_pmu *cpmu)
+{
+	return cpmu->keep_when_empty;
+}
+
 /*
  * Run @func for @event on the CPU that owns its context (IPI), or locally
  * with ctx->lock held when a task context is not scheduled anywhere.
@@ -242,10 +247,20 @@ void perf_pending_irq(struct irq_work *work);
  */
 int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *event, int cpu);
 /*
- * The same, into a context that no task runs and nobody else can see yet
- * (a forking child's, before fork links its first event to its parent).
+ * Fork's install, into a context that no task runs and nobody else can
+ * see yet (a forking child's, before fork links its first event to its
+ * parent), in two steps.  First each event is prepared (ctx->mutex held;
+ * may allocate, -ENOMEM as above): event->ctx, and its part of @ctx for
+ * @group_pmu, the PMU of the part its group lives in (its parent group's),
+ * so that no group moves between parts as members arrive.  Then all the
+ * prepared events on @events (by migrate_entry, each leader before its
+ * members) go in at once, under one hold of ctx->lock.  A prepared event
+ * holds no reference on @ctx: the install takes one for each, so every
+ * prepared event goes through it (a failed fork installs, then removes).
  */
-int perf_install_in_new_ctx(struct perf_event_context *ctx, struct perf_event *event);
+int perf_prepare_for_new_ctx(struct perf_event_context *ctx, struct perf_event *event,
+			     struct pmu *group_pmu);
+void perf_install_all_in_new_ctx(struct perf_event_context *ctx, struct list_head *events);
 
 #define DETACH_GROUP	0x01UL	/* break the group: siblings become leaders */
 #define DETACH_EXIT	0x02UL	/* the task exits: state EXIT */
@@ -385,7 +400,7 @@ static inline bool perf_group_may_run_here(struct perf_event *leader)
  * The time, on the clock @event accrues on, of the last update: its
  * cgroup's clock on its CPU for a cgroup event, else its context's clock.
  */
-static inline u64 perf_event_clock_time(struct perf_event *event)
+static __always_inline u64 perf_event_clock_time(struct perf_event *event)
 {
 	if (perf_event_is_cgroup(event))
 		return perf_cgroup_event_time(event);
@@ -411,7 +426,8 @@ static inline bool perf_event_is_leader(struct perf_event *event)
 }
 
 /* Does exclude_user/exclude_kernel filter out an event raised at @regs? */
-static inline bool perf_event_excluded_at(struct perf_event *event, struct pt_regs *regs)
+static __always_inline bool perf_event_excluded_at(struct perf_event *event,
+						   struct pt_regs *regs)
 {
 	if (!regs)
 		return false;
@@ -634,13 +650,15 @@ void perf_event_detach_rb(struct perf_event *event);
 void perf_event_detach_exit(struct perf_event *event, struct list_head *fold,
 			    unsigned long flags);
 /*
- * Task exit: take every event out of @ctx (ctx->mutex held; no task runs
- * it any more: TASK_TOMBSTONE, scheduled out) in one hold of ctx->lock,
- * in state EXIT.  Inherited children leave their groups (they fold into
- * their parents); the task's own groups stay whole, to be read together.
- * The events go on @out by migrate_entry.
+ * Task exit: take every event out of @ctx at once, in state EXIT (ctx->mutex
+ * and ctx->lock held; no task runs it any more: TASK_TOMBSTONE, scheduled
+ * out).  Inherited children leave their groups (they fold into their
+ * parents); the task's own groups stay whole, to be read together.  The
+ * events go on @out by migrate_entry, the parts they left empty and
+ * unlinked on @emptied by node, for the caller to kfree() once unlocked.
  */
-void perf_ctx_remove_all_exit(struct perf_event_context *ctx, struct list_head *out);
+void perf_ctx_remove_all_exit(struct perf_event_context *ctx, struct list_head *out,
+			      struct list_head *emptied);
 /*
  * Fold a child's count and times into its parent; child leaves its ctx
  * and its parent's child_list (unless the parent's release unlinked it

@@ -9,7 +9,11 @@
  * children's work adds up into the group's counts, and each member
  * counts.  A fork that copies a sibling of a non-software PMU once
  * deadlocked in our core: the fork held the new context's mutex and
- * the sibling's event_init took it again (6.1 does not hold it).
+ * the sibling's event_init took it again (6.1 does not hold it).  A
+ * group led by a software event with hardware members ("perf stat -e
+ * '{task-clock,cycles,instructions}'") lives with its hardware PMU: its
+ * copy must go there whole, the software members after the hardware one
+ * included (fork copies a context's groups before it installs them).
  *
  * Hardware variants SKIP without a hardware PMU, test-PMU ones without
  * perfev_test (the x86_64 boot without a PMU has it).
@@ -40,7 +44,7 @@ struct ig_group {
  * reading the group with its times.  0, or -1 with errno (ENOENT when
  * the PMU is missing, for a SKIP).
  */
-static int ig_open(struct ig_group *g, enum ig_pmu pmu, int nr, bool mixed)
+static int ig_open(struct ig_group *g, enum ig_pmu pmu, int nr, bool mixed, bool sw_leader)
 {
 	static const __u64 hw[] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
 				    PERF_COUNT_HW_INSTRUCTIONS };
@@ -69,6 +73,13 @@ static int ig_open(struct ig_group *g, enum ig_pmu pmu, int nr, bool mixed)
 		if (mixed && i == nr - 1) {
 			t = PERF_TYPE_SOFTWARE;
 			config = PERF_COUNT_SW_TASK_CLOCK;
+		}
+		/* or a software leader, then a member of @pmu, then software */
+		if (sw_leader && i != 1) {
+			t = PERF_TYPE_SOFTWARE;
+			config = PERF_COUNT_SW_TASK_CLOCK;
+		} else if (sw_leader && pmu == IG_HW) {
+			config = PERF_COUNT_HW_INSTRUCTIONS;
 		}
 		perfev_attr_init(&attr, t, config);
 		attr.inherit = 1;
@@ -148,6 +159,7 @@ FIXTURE_VARIANT(inherit_groups) {
 	enum ig_pmu pmu;
 	int members;
 	bool mixed;
+	bool sw_leader;		/* member 1 the only one of @pmu */
 };
 
 FIXTURE_VARIANT_ADD(inherit_groups, hw_group) { .pmu = IG_HW, .members = 2 };
@@ -155,13 +167,18 @@ FIXTURE_VARIANT_ADD(inherit_groups, hw_group_of_three) { .pmu = IG_HW, .members 
 FIXTURE_VARIANT_ADD(inherit_groups, hw_alone) { .pmu = IG_HW, .members = 1 };
 FIXTURE_VARIANT_ADD(inherit_groups, hw_with_sw_sibling) {
 	.pmu = IG_HW, .members = 2, .mixed = true };
+FIXTURE_VARIANT_ADD(inherit_groups, sw_leader_hw_member) {
+	.pmu = IG_HW, .members = 3, .sw_leader = true };
 FIXTURE_VARIANT_ADD(inherit_groups, testpmu_group) { .pmu = IG_TESTPMU, .members = 3 };
+FIXTURE_VARIANT_ADD(inherit_groups, sw_leader_testpmu_member) {
+	.pmu = IG_TESTPMU, .members = 3, .sw_leader = true };
 FIXTURE_VARIANT_ADD(inherit_groups, testpmu_alone) { .pmu = IG_TESTPMU, .members = 1 };
 FIXTURE_VARIANT_ADD(inherit_groups, sw_group) { .pmu = IG_SW, .members = 3 };
 
 FIXTURE_SETUP(inherit_groups)
 {
-	if (ig_open(&self->g, variant->pmu, variant->members, variant->mixed)) {
+	if (ig_open(&self->g, variant->pmu, variant->members, variant->mixed,
+		    variant->sw_leader)) {
 		self->g.nr = 0;
 		if (errno == ENOENT)
 			SKIP(return, "PMU not available");
@@ -175,9 +192,9 @@ FIXTURE_TEARDOWN(inherit_groups)
 	ig_close(&self->g);
 }
 
-/* Every member counted; the first hardware one at least @loops' instructions. */
+/* Every member counted; member @insn, the instructions, at least @loops. */
 static void expect_counts(struct __test_metadata *_metadata, enum ig_pmu pmu,
-			  struct ig_group *g, unsigned long loops)
+			  struct ig_group *g, unsigned long loops, int insn)
 {
 	__u64 count[MAX_MEMBERS];
 	int i;
@@ -190,8 +207,8 @@ static void expect_counts(struct __test_metadata *_metadata, enum ig_pmu pmu,
 		EXPECT_GT(count[i], 0ULL) TH_LOG("member %d counted nothing", i);
 	}
 	if (pmu == IG_HW) {
-		EXPECT_GE(count[0], (__u64)loops)
-			TH_LOG("instructions %llu < %lu", (unsigned long long)count[0], loops);
+		EXPECT_GE(count[insn], (__u64)loops)
+			TH_LOG("instructions %llu < %lu", (unsigned long long)count[insn], loops);
 	}
 }
 
@@ -204,7 +221,7 @@ TEST_F_TIMEOUT(inherit_groups, fork_three_children, 60)
 
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, fork_and_wait(false));
-	expect_counts(_metadata, variant->pmu, &self->g, 3 * BURN);
+	expect_counts(_metadata, variant->pmu, &self->g, 3 * BURN, variant->sw_leader ? 1 : 0);
 }
 
 TEST_F_TIMEOUT(inherit_groups, fork_grandchildren, 60)
@@ -216,7 +233,7 @@ TEST_F_TIMEOUT(inherit_groups, fork_grandchildren, 60)
 
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, fork_and_wait(true));
-	expect_counts(_metadata, variant->pmu, &self->g, 4 * BURN);
+	expect_counts(_metadata, variant->pmu, &self->g, 4 * BURN, variant->sw_leader ? 1 : 0);
 }
 
 TEST_F_TIMEOUT(inherit_groups, clone_threads, 60)
@@ -231,7 +248,7 @@ TEST_F_TIMEOUT(inherit_groups, clone_threads, 60)
 		ASSERT_EQ(0, pthread_create(&t[i], NULL, thread_burn, NULL));
 	for (i = 0; i < 4; i++)
 		ASSERT_EQ(0, pthread_join(t[i], NULL));
-	expect_counts(_metadata, variant->pmu, &self->g, 4 * BURN);
+	expect_counts(_metadata, variant->pmu, &self->g, 4 * BURN, variant->sw_leader ? 1 : 0);
 }
 
 TEST_HARNESS_MAIN
