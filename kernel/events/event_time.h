@@ -16,7 +16,9 @@
  * and user-page paths: it reads @offset, written last by each update.
  *
  * Everything is static inline: these run on every context switch of a task
- * with events.  KUnit: event_time_test.c.
+ * with events (the per-event update always inline: with -Os GCC would
+ * otherwise make a call of its few instructions once it has many callers).
+ * KUnit: event_time_test.c.
  */
 #ifndef _KERNEL_EVENTS_EVENT_TIME_H
 #define _KERNEL_EVENTS_EVENT_TIME_H
@@ -92,7 +94,7 @@ static inline u64 perf_time_clock_peek(const struct perf_time_clock *c, u64 now)
 }
 
 /* Enabled and running time an event in @state accrues over @delta. */
-static inline void perf_time_accrue(struct perf_time_totals *t, int state, u64 delta)
+static __always_inline void perf_time_accrue(struct perf_time_totals *t, int state, u64 delta)
 {
 	if (state >= PERF_EVENT_STATE_INACTIVE)
 		t->enabled += delta;
@@ -105,7 +107,7 @@ static inline void perf_time_accrue(struct perf_time_totals *t, int state, u64 d
  * @state since the last update.  A context time behind @tstamp (an event
  * moved to a younger context) accrues nothing and restamps.
  */
-static inline void perf_time_update(struct perf_time_totals *t, int state, u64 ctx_time)
+static __always_inline void perf_time_update(struct perf_time_totals *t, int state, u64 ctx_time)
 {
 	if (ctx_time > t->tstamp)
 		perf_time_accrue(t, state, ctx_time - t->tstamp);
