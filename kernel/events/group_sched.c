@@ -918,6 +918,12 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	/* totals up to date in this context's time: a moved event keeps them */
 	perf_event_update_time(event);
 
+	/* off its part's group lists first: the state change need not move it */
+	if (leader == event) {
+		list_del_init(&event->group_entry);
+		cpmu_count_group(cpmu, event, -1);
+	}
+
 	if (flags & DETACH_EXIT)
 		state = PERF_EVENT_STATE_EXIT;
 	if (flags & DETACH_DEAD)
@@ -925,11 +931,6 @@ static void __perf_remove(struct perf_event *event, struct perf_cpu_context *cpu
 	if (!(flags & DETACH_MOVE) &&
 	    (event->state > PERF_EVENT_STATE_OFF || state < PERF_EVENT_STATE_OFF))
 		perf_event_set_state(event, state);
-
-	if (leader == event) {
-		list_del_init(&event->group_entry);
-		cpmu_count_group(cpmu, event, -1);
-	}
 	/*
 	 * The group stays whole unless asked (6.1's rule): the members of a
 	 * group whose task exited are read together afterwards.
