@@ -325,7 +325,10 @@ static bool inherit_link(struct perf_event *event)
  * members added to @members (by migrate_entry) as they are made, for
  * perf_install_all_in_new_ctx(): on an error the caller installs and then
  * discards what is there, this group's part included.  The copy lives in
- * the part of the PMU the parent group lives in.
+ * the part of the PMU the parent group lives in.  Its members' event_init
+ * runs before any of them is linked to the copied leader, so a driver's
+ * group check sees that leader alone: the parent group passed the same
+ * check when it was opened.
  */
 static int inherit_group(struct perf_event *parent_leader, struct task_struct *child,
 			 struct perf_event_context *child_ctx, struct list_head *members)
