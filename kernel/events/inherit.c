@@ -24,8 +24,8 @@
  * the events under ctx->mutex, then drops it before taking any parent's
  * child_mutex to fold, so child_mutex is never taken inside a child's
  * ctx->mutex.  The exiting task's context is scheduled out, marked
- * TASK_TOMBSTONE and unpublished in one IRQs-off section under ctx->lock,
- * and emptied in one more (perf_ctx_remove_all_exit()).
+ * TASK_TOMBSTONE, unpublished and emptied (perf_ctx_remove_all_exit()) in
+ * one IRQs-off section under ctx->lock.
  */
 #include <linux/list.h>
 #include <linux/mutex.h>
