@@ -776,8 +776,8 @@ static void __perf_install(struct perf_event *event, struct perf_cpu_context *cp
  * Before @ctx sees @event: its part of @ctx for @pmu (the only step that
  * can fail, before anything is changed), and event->ctx.
  */
-static int perf_install_prepare_in(struct perf_event_context *ctx, struct perf_event *event,
-				   struct pmu *pmu)
+int perf_install_prepare_in(struct perf_event_context *ctx, struct perf_event *event,
+			    struct pmu *pmu)
 {
 	struct perf_ctx_pmu *cpmu;
 
@@ -822,12 +822,6 @@ int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *e
 	/* the part a moved group left, if it is empty now */
 	kfree(emptied);
 	return 0;
-}
-
-int perf_prepare_for_new_ctx(struct perf_event_context *ctx, struct perf_event *event,
-			     struct pmu *group_pmu)
-{
-	return perf_install_prepare_in(ctx, event, group_pmu);
 }
 
 void perf_install_all_in_new_ctx(struct perf_event_context *ctx, struct list_head *events)

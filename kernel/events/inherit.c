@@ -274,7 +274,7 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 		event->state = PERF_EVENT_STATE_OFF;
 
 	/* its reference on @child_ctx comes with perf_install_all_in_new_ctx() */
-	err = perf_prepare_for_new_ctx(child_ctx, event, group_pmu);
+	err = perf_install_prepare_in(child_ctx, event, group_pmu);
 	if (err) {
 		perf_free_event(event);
 		return ERR_PTR(err);

@@ -258,8 +258,8 @@ int perf_install_in_context(struct perf_event_context *ctx, struct perf_event *e
  * holds no reference on @ctx: the install takes one for each, so every
  * prepared event goes through it (a failed fork installs, then removes).
  */
-int perf_prepare_for_new_ctx(struct perf_event_context *ctx, struct perf_event *event,
-			     struct pmu *group_pmu);
+int perf_install_prepare_in(struct perf_event_context *ctx, struct perf_event *event,
+			    struct pmu *group_pmu);
 void perf_install_all_in_new_ctx(struct perf_event_context *ctx, struct list_head *events);
 
 #define DETACH_GROUP	0x01UL	/* break the group: siblings become leaders */
