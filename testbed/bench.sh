@@ -10,7 +10,8 @@
 #   PROFILE=1: also count the kernel instructions each function executed
 #   (testbed/profile/: out/bench/ARCH-IMPL.prof and ARCH.profile.txt), and
 #   per case the instructions of perf's own code (core and PMU driver) per
-#   operation: a second table (out/bench/own-table.txt)
+#   operation: a second table (out/bench/own-table.txt); such a run
+#   rewrites only the perf-own table of performance.rst
 #   BENCH_X86_PMU=arch (default): x86_64 guests have the testbed QEMU's
 #   emulated Intel PMU (architectural perfmon v5), so the hardware cases
 #   run through the x86 PMU driver; none: Debian's QEMU without a PMU
@@ -114,9 +115,13 @@ for arch in "${arches[@]}"; do
 	profs=()
 done
 doc=()
-[ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$ONLY$CASES$P6" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
-# P9's own table, from any run of it on both arches and both cores
-[ "$ARCH" = all ] && [ "$IMPL" = both ] && [ -z "$CASES" ] && doc+=(--p9-doc "$TOP/Documentation/perf_events/performance.rst")
+# The ns/op and P9 tables come from plain runs: a PROFILE=1 run (one
+# round as a rule, to read the perf-own column) leaves them as they are.
+if [ -z "$PROFILE" ] && [ "$ARCH" = all ] && [ "$IMPL" = both ]; then
+	[ -z "$ONLY$CASES$P6" ] && doc=(--doc "$TOP/Documentation/perf_events/performance.rst")
+	# P9's own table, from any run of it on both arches and both cores
+	[ -z "$CASES" ] && doc+=(--p9-doc "$TOP/Documentation/perf_events/performance.rst")
+fi
 own=()
 for o in "${owns[@]}"; do own+=(--own "$o"); done
 # the perf-own table, from a PROFILE=1 run on both arches and both cores
