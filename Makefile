@@ -20,7 +20,8 @@
 #            NOBUILD=1 (reuse the built kernel; with TAG= for parallel runs)
 #            fuzz: DEBUG=1 by default, DURATION=10m, SEED, WORKERS, ROUND,
 #            REGRESSION=name (a kernel with testbed/regressions/name.patch,
-#            a fixed bug put back: the verdict is PASS when the fuzzer finds it)
+#            a fixed bug put back: the verdict is PASS when the fuzzer finds it;
+#            on make check, the suite case that must catch it fails)
 #            X86_PMU=arch|none (x86_64 guest with or without the architectural
 #            PMU of testbed/qemu; make check boots both)
 #            PPC_CPU=power9,power8,power10 (ppc64le CPU models: make check

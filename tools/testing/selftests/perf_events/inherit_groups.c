@@ -14,6 +14,9 @@
  * '{task-clock,cycles,instructions}'") lives with its hardware PMU: its
  * copy must go there whole, the software members after the hardware one
  * included (fork copies a context's groups before it installs them).
+ * Counts alone would not show a copy left with its leader's software
+ * PMU (its hardware member still counts there); multiplexing does: the
+ * child's copy must take turns with the other events of its PMU.
  *
  * Hardware variants SKIP without a hardware PMU, test-PMU ones without
  * perfev_test (the x86_64 boot without a PMU has it).
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -249,6 +253,97 @@ TEST_F_TIMEOUT(inherit_groups, clone_threads, 60)
 	for (i = 0; i < 4; i++)
 		ASSERT_EQ(0, pthread_join(t[i], NULL));
 	expect_counts(_metadata, variant->pmu, &self->g, 4 * BURN, variant->sw_leader ? 1 : 0);
+}
+
+#define CROWD		16	/* more than any emulated PMU's counters */
+#define CHILD_CPU_NS	200000000ULL	/* 50 turns of a 4 ms interval */
+
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Inherited events that fill the group's PMU: user-mode instructions, or
+ * the test PMU's nanoseconds.  The number opened, or -1.
+ */
+static int open_crowd(enum ig_pmu pmu, int *fds)
+{
+	struct perf_event_attr attr;
+	int i;
+
+	if (pmu == IG_TESTPMU)
+		perfev_attr_init(&attr, perfev_pmu_type("perfev_test"), 0x01);
+	else
+		perfev_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.inherit = 1;
+	attr.exclude_kernel = pmu != IG_TESTPMU;
+	attr.exclude_hv = pmu != IG_TESTPMU;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (i = 0; i < CROWD; i++) {
+		fds[i] = perfev_open(&attr, 0, -1, -1, 0);
+		if (fds[i] < 0) {
+			while (i--)
+				close(fds[i]);
+			return -1;
+		}
+	}
+	return CROWD;
+}
+
+/*
+ * A forked child's copy of the group lives in its PMU's part of the
+ * child's context and multiplexes there: with that PMU over-committed by
+ * inherited single events, the copy ran some but not all of the time it
+ * was enabled, as the parent's group does.  A copy kept in its software
+ * leader's part (a fork that prepared each copy with its own PMU) would
+ * run all along or never, whichever part goes on first.  The parent only
+ * waits: the times read are the child's, folded in at its exit.
+ */
+TEST_F_TIMEOUT(inherit_groups, child_copy_takes_turns_with_its_pmu, 60)
+{
+	struct perfev_value v;
+	__u64 buf[3 + MAX_MEMBERS];
+	int crowd[CROWD], i, partial = 0, status;
+	pid_t pid;
+
+	if (!self->g.nr)
+		return;	/* skipped in setup (the 6.1 harness runs on) */
+	if (variant->pmu == IG_SW)
+		SKIP(return, "software events do not multiplex");
+
+	ASSERT_EQ(CROWD, open_crowd(variant->pmu, crowd)) TH_LOG("errno %d", errno);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		__u64 t0 = thread_cpu_ns();
+
+		while (thread_cpu_ns() - t0 < CHILD_CPU_NS)
+			perfev_burn(20000);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+
+	for (i = 0; i < CROWD; i++) {
+		ASSERT_EQ(0, perfev_read_value(crowd[i], &v));
+		if (v.running < v.enabled)
+			partial++;
+	}
+	for (i = 0; i < CROWD; i++)
+		close(crowd[i]);
+	ASSERT_GT(partial, 0) TH_LOG("%d events on the PMU never multiplexed", CROWD);
+
+	ASSERT_EQ((ssize_t)((3 + self->g.nr) * sizeof(__u64)),
+		  read(self->g.fd[0], buf, sizeof(buf)));
+	EXPECT_GT(buf[1], 0ULL);
+	EXPECT_GT(buf[2], 0ULL) TH_LOG("the child's group never ran (enabled %llu)",
+				       (unsigned long long)buf[1]);
+	EXPECT_LT(buf[2], buf[1]) TH_LOG("the child's group ran all along (%llu ns)",
+					 (unsigned long long)buf[1]);
 }
 
 TEST_HARNESS_MAIN
