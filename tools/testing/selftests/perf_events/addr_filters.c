@@ -382,7 +382,7 @@ TEST(kernel_range_filters_kernel_code)
 	struct traced t;
 	double end;
 	FILE *f;
-	int type;
+	int type, i;
 
 	REQUIRE_AUX_PMU(type);
 	f = fopen("/proc/kallsyms", "r");
@@ -400,21 +400,31 @@ TEST(kernel_range_filters_kernel_code)
 		SKIP(return, "no kernel text addresses in /proc/kallsyms");
 	ASSERT_EQ(0, traced_open(&t, type, 0, -1, false, false));
 	ASSERT_EQ(0, set_filter(t.fd, "filter %#lx/%#lx", stext, etext - stext));
-	/* user code: only the odd tick that lands in an interrupt's kernel code */
-	user = traced_during(&t, spin_outside);
-
-	a = traced_bytes(&t);
-	ioctl(t.fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (end = now_ms() + SPIN_MS; now_ms() < end;)
-		getppid();
-	ioctl(t.fd, PERF_EVENT_IOC_DISABLE, 0);
-	kernel = traced_bytes(&t) - a;
 	/*
 	 * Unfiltered, both loops trace about the same.  The user loop's
 	 * share is its interrupts' kernel code: under TCG a debug kernel
 	 * (lockdep in every interrupt) took a quarter of the syscall loop's
 	 * (41472 against 147968 bytes on POWER9), so the bound is a half.
+	 * A burst of interrupt work (softirqs, RCU) in one 40 ms window can
+	 * still swamp it there (72704 user against 51200 on an x86_64 debug
+	 * kernel): three tries.  A filter that passed everything or nothing
+	 * fails all three.
 	 */
+	for (i = 0; i < 3; i++) {
+		/* user code: only the odd tick that lands in an interrupt's kernel code */
+		user = traced_during(&t, spin_outside);
+
+		a = traced_bytes(&t);
+		ioctl(t.fd, PERF_EVENT_IOC_ENABLE, 0);
+		for (end = now_ms() + SPIN_MS; now_ms() < end;)
+			getppid();
+		ioctl(t.fd, PERF_EVENT_IOC_DISABLE, 0);
+		kernel = traced_bytes(&t) - a;
+		if (2 * user < kernel)
+			break;
+		ksft_print_msg("try %d: %llu bytes in user code, %llu in system calls\n", i,
+			       (unsigned long long)user, (unsigned long long)kernel);
+	}
 	EXPECT_LT(2 * user, kernel) TH_LOG("%llu bytes in user code, %llu in system calls",
 					   (unsigned long long)user, (unsigned long long)kernel);
 	traced_close(&t);
