@@ -26,9 +26,11 @@
  * event of a config (children share their parent's) and dropped by its
  * destroy; both run in process context.
  *
- * cpu-clock and task-clock count local_clock() nanoseconds while they are
- * on their PMU (a task event is on it only while its task runs, so both
- * exclude the time the task sleeps).  Sampling clock events are driven by
+ * cpu-clock counts local_clock() nanoseconds while it is on its PMU,
+ * task-clock the time of its context's clock (of its cgroup's for a cgroup
+ * event) meanwhile, which is the time its time_running counts: a task
+ * event is on its PMU only while its task runs, so both exclude the time
+ * the task sleeps.  Sampling clock events are driven by
  * a pinned hard-irq hrtimer per event, with freq mode turned into the
  * fixed period NSEC_PER_SEC / freq at event_init.
  */
@@ -424,12 +426,36 @@ static u64 perf_clock_period(struct perf_event *event)
 	return max_t(u64, PERF_CLOCK_MIN_PERIOD, event->hw.sample_period);
 }
 
-/* Add the time since the last update to the count (on the event's CPU). */
-static void perf_clock_update(struct perf_event *event)
+/*
+ * The time a clock event counts, on its CPU: local_clock() for cpu-clock;
+ * for task-clock the time of the clock its times accrue on (its context's,
+ * or its cgroup's), so that one alone counts its time_running to the
+ * nanosecond, as in 6.1.  At a sched-in or out (@at_switch) that clock was
+ * brought up to date for the switch and the event's times are taken from
+ * it: the count takes the same instant.  Elsewhere (a read, the sampling
+ * timer, a throttle) it is the clock's time now.
+ */
+static __always_inline u64 perf_clock_now(struct perf_event *event, bool at_switch)
 {
-	u64 now = perf_clock();
-	u64 prev = local64_xchg(&event->hw.prev_count, now);
+	if (event->attr.config != PERF_COUNT_SW_TASK_CLOCK)
+		return perf_clock();
+	if (at_switch)
+		return perf_event_clock_time(event);
+	return perf_event_clock_peek(event, perf_clock());
+}
 
+/*
+ * Add the time since the last update to the count (on the event's CPU,
+ * IRQs off).  A context's clock read just after a migration may lag what
+ * the count last took: the count then waits rather than run backwards.
+ */
+static void perf_clock_update(struct perf_event *event, u64 now)
+{
+	u64 prev = local64_read(&event->hw.prev_count);
+
+	if ((s64)(now - prev) <= 0)
+		return;
+	local64_set(&event->hw.prev_count, now);
 	local64_add(now - prev, &event->count);
 }
 
@@ -492,19 +518,19 @@ static void perf_clock_cancel_timer(struct perf_event *event)
 	hrtimer_try_to_cancel(&hwc->hrtimer);
 }
 
-static void perf_clock_start(struct perf_event *event, int flags)
+static void __perf_clock_start(struct perf_event *event, bool at_switch)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (hwc->state & PERF_HES_STOPPED) {
-		local64_set(&hwc->prev_count, perf_clock());
+		local64_set(&hwc->prev_count, perf_clock_now(event, at_switch));
 		hwc->state = 0;
 	}
 	/* also the way back from throttling: the timer is re-armed */
 	perf_clock_start_timer(event);
 }
 
-static void perf_clock_stop(struct perf_event *event, int flags)
+static void __perf_clock_stop(struct perf_event *event, bool at_switch)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
@@ -512,27 +538,37 @@ static void perf_clock_stop(struct perf_event *event, int flags)
 		return;
 	hwc->state = PERF_HES_STOPPED;
 	perf_clock_cancel_timer(event);
-	perf_clock_update(event);
+	perf_clock_update(event, perf_clock_now(event, at_switch));
+}
+
+static void perf_clock_start(struct perf_event *event, int flags)
+{
+	__perf_clock_start(event, false);
+}
+
+static void perf_clock_stop(struct perf_event *event, int flags)
+{
+	__perf_clock_stop(event, false);
 }
 
 static int perf_clock_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START)
-		perf_clock_start(event, flags);
+		__perf_clock_start(event, true);
 	perf_event_update_userpage(event);
 	return 0;
 }
 
 static void perf_clock_del(struct perf_event *event, int flags)
 {
-	perf_clock_stop(event, PERF_EF_UPDATE);
+	__perf_clock_stop(event, true);
 }
 
 static void perf_clock_read(struct perf_event *event)
 {
 	if (!(event->hw.state & PERF_HES_STOPPED))
-		perf_clock_update(event);
+		perf_clock_update(event, perf_clock_now(event, false));
 }
 
 static void perf_clock_destroy(struct perf_event *event)
@@ -596,9 +632,9 @@ static struct pmu perf_cpu_clock_pmu = {
 };
 
 /*
- * A task event is on its PMU exactly while its task runs, so the
- * scheduled-in local_clock() time is the task's context time; a CPU-wide
- * task-clock counts like cpu-clock.
+ * A task event is on its PMU exactly while its task runs; it counts its
+ * context's time meanwhile (perf_clock_now()), and a CPU-wide task-clock
+ * its CPU context's, as cpu-clock does.
  */
 static struct pmu perf_task_clock_pmu = {
 	.task_ctx_nr	= perf_sw_context,
