@@ -279,6 +279,7 @@ static int open_crowd(enum ig_pmu pmu, int *fds)
 		perfev_attr_init(&attr, perfev_pmu_type("perfev_test"), 0x01);
 	else
 		perfev_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
 	attr.inherit = 1;
 	attr.exclude_kernel = pmu != IG_TESTPMU;
 	attr.exclude_hv = pmu != IG_TESTPMU;
