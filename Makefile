@@ -10,7 +10,9 @@
 #                COVERAGE=1 on make check or make fuzz covers that run alone
 #   make x86-models  our x86 PMU against 6.1's on QEMU's named CPU models:
 #                boot lines, sysfs, perf list and perf stat must be identical
-#                (X86_MODELS=Skylake-Client,EPYC to choose; make check runs it)
+#                (X86_MODELS=Skylake-Client,EPYC to choose; make check runs it
+#                against 6.1's dumps in testbed/x86-models-6.1 while their KEY
+#                matches; X86_MODELS_REFS=update records them anew)
 #   make compile-check  build x86_64 with KVM and every x86 perf option
 #   make bench   micro-benchmarks, ours against upstream, under QEMU icount
 #                (ARCH=all and IMPL=both unless given; ROUNDS=3)
@@ -32,7 +34,7 @@
 ARCH ?= x86_64
 IMPL ?= new
 DEBUG ?= 0
-export ARCH IMPL DEBUG COVERAGE SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU X86_MODELS PPC_CPU PPC_QEMU
+export ARCH IMPL DEBUG COVERAGE SUITES TESTS TAG NOBUILD ROUNDS SCALE ONLY ICOUNT_SHIFT X86_PMU X86_MODELS PPC_CPU PPC_QEMU X86_MODELS_REFS
 
 .PHONY: all run check fuzz bench coverage deps kernel clean distclean x86-models compile-check
 

@@ -12,6 +12,12 @@
 # differing lines.  Ends with "N passed, N failed"; exit 1 on a difference.
 #   X86_MODELS=Skylake-Client,EPYC  (default: the list below)
 #   NOBUILD=1  (reuse both built kernels)
+#   X86_MODELS_REFS=live (default): boot 6.1 beside ours, as above;
+#     use (make check): compare ours with 6.1's dumps recorded in
+#     testbed/x86-models-6.1/ when they were recorded from the same
+#     inputs (its KEY: base version, config, QEMU, the test drivers, the
+#     dump code, the guest's perf), else boot 6.1 live and say so;
+#     update: a live run that records 6.1's dumps and their KEY there.
 #   COVERAGE=1  (ours is the gcov kernel, 6.1 a plain one; each of our
 #                consoles also carries the gcov counters, for coverage.sh)
 . "$(dirname "$0")/common.sh"
@@ -21,8 +27,47 @@
 # Hygon Dhyana (the testbed QEMU models Intel and AMD PMUs only).
 MODELS=${X86_MODELS:-Conroe,Penryn,Nehalem,Westmere,SandyBridge,IvyBridge,Haswell,Broadwell,Skylake-Client,Skylake-Server,Cascadelake-Server,Cooperlake,Icelake-Server,SapphireRapids,GraniteRapids,Snowridge,Denverton,KnightsMill,SierraForest,Opteron_G1,Opteron_G2,Opteron_G3,EPYC,EPYC-Rome,EPYC-Milan,EPYC-Genoa}
 
+REFS=${X86_MODELS_REFS:-live}
+refdir=$TOP/testbed/x86-models-6.1
+case "$REFS" in live | use | update) ;; *) die "X86_MODELS_REFS=$REFS: live, use or update" ;; esac
+
 new=$("$TOP/testbed/build-kernel.sh" x86_64 new 0)
-old=$(COVERAGE=0 "$TOP/testbed/build-kernel.sh" x86_64 upstream 0)
+"$TOP/testbed/qemu/build-qemu.sh" > /dev/null
+
+# ref_key: a digest of everything besides ours that decides 6.1's dumps:
+# the base, its configuration and the testbed drivers it gets, the QEMU
+# build (version, patches), how a guest boots and dumps, the guest's perf
+ref_key() {
+	{
+		cat "$BUILD/base/version" "$BUILD/qemu/stamp"
+		cat "$TOP/testbed/config/common.config" "$TOP/testbed/config/x86_64.config"
+		cat "$TOP/testbed/overlay.sh" "$TOP/testbed/upstream-files" "$TOP/patches/series"
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/testbed/upstream-files" |
+			while read -r f; do cat "$TOP/$f"; done
+		awk '$2 == "both" { print $1 }' "$TOP/patches/series" |
+			while read -r f; do cat "$TOP/patches/$f"; done
+		cat "$TOP/testbed/run-qemu.sh"
+		sed -n '/^run_pmudump()/,/^}/p' "$TOP/testbed/guest-init.sh"
+		sed -n '/^dump()/,/^}/p' "$0"
+		dpkg-query -W -f '${Version}\n' linux-perf
+	} | sha256sum | cut -c1-16
+}
+key=$(ref_key)
+
+# use: the recorded dumps stand for 6.1 when their key is this one and
+# every model asked for has one
+if [ "$REFS" = use ]; then
+	for m in ${MODELS//,/ }; do
+		[ -f "$refdir/$m.txt" ] || REFS=live
+	done
+	if [ "$(cat "$refdir/KEY" 2>/dev/null)" != "$key" ]; then
+		REFS=live
+	fi
+	if [ "$REFS" = live ]; then
+		echo "# 6.1's recorded dumps (testbed/x86-models-6.1, key $(cat "$refdir/KEY" 2>/dev/null)) are not for these inputs (key $key): booting 6.1 beside ours; make x86-models X86_MODELS_REFS=update records them"
+	fi
+fi
+[ "$REFS" = use ] || old=$(COVERAGE=0 "$TOP/testbed/build-kernel.sh" x86_64 upstream 0)
 limit=180
 # the gcov kernel is slower, and its counters take a while to print
 [ "${COVERAGE:-0}" = 1 ] && limit=420
@@ -66,19 +111,42 @@ retry() {
 	dump "$1" "$2" "$3"
 }
 
+# use: only our kernel boots, two models side by side (two host CPUs)
+if [ "$REFS" = use ]; then
+	set -- ${MODELS//,/ }
+	while [ $# -gt 0 ]; do
+		rm -f "$odir/$1"-*.first.console "$odir/$1"-*.splats
+		dump "$1" new "$new" &
+		if [ $# -gt 1 ]; then
+			rm -f "$odir/$2"-*.first.console "$odir/$2"-*.splats
+			dump "$2" new "$new"
+		fi
+		wait
+		shift $(($# > 1 ? 2 : 1))
+	done
+fi
+
 pass=0 fail=0 n=0
 table="$odir/table.txt"
 printf '%-20s %-13s %s\n' model result "boot line (ours)" > "$table"
 echo "TAP version 13"
 for m in ${MODELS//,/ }; do
 	n=$((n + 1))
-	# the two kernels boot side by side (two host CPUs)
-	dump "$m" new "$new" &
-	dump "$m" upstream "$old"
-	wait
-	rm -f "$odir/$m"-*.first.console "$odir/$m"-*.splats
+	if [ "$REFS" = use ]; then
+		cp "$refdir/$m.txt" "$odir/$m-upstream.txt"
+	else
+		rm -f "$odir/$m"-*.first.console "$odir/$m"-*.splats
+		# the two kernels boot side by side (two host CPUs)
+		dump "$m" new "$new" &
+		dump "$m" upstream "$old"
+		wait
+	fi
 	finished "$m" new || retry "$m" new "$new" || true
-	finished "$m" upstream || retry "$m" upstream "$old" || true
+	[ "$REFS" = use ] || finished "$m" upstream || retry "$m" upstream "$old" || true
+	if [ "$REFS" = update ] && finished "$m" upstream; then
+		mkdir -p "$refdir"
+		cp "$odir/$m-upstream.txt" "$refdir/$m.txt"
+	fi
 	line=$(sed -n 's/^boot: \(Performance Events: .*\)/\1/p' "$odir/$m-new.txt" | head -n 1)
 	if ! finished "$m" new || ! finished "$m" upstream; then
 		echo "# $m: a guest did not finish its dump (see $odir/$m-*.console)"
@@ -99,6 +167,11 @@ for m in ${MODELS//,/ }; do
 	printf '%-20s %-13s %s\n' "$m" "$res" "${line:-?}" >> "$table"
 done
 echo "1..$n"
+if [ "$REFS" = update ]; then
+	echo "$key" > "$refdir/KEY"
+	echo "# 6.1's dumps recorded in testbed/x86-models-6.1 (key $key)"
+fi
+[ "$REFS" = use ] && echo "# 6.1: the dumps recorded in testbed/x86-models-6.1 (key $key)"
 cat "$table" >&2
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
