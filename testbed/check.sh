@@ -198,5 +198,6 @@ for i in "${!arches[@]}"; do
 		"$TOP/testbed/coverage.sh" "$arch" check "${logs[@]}" || true
 	fi
 done
+log "make check ran $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" = 0 ]
