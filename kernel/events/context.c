@@ -18,6 +18,7 @@
 #include <linux/cpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -84,8 +85,16 @@ void perf_ctx_put(struct perf_event_context *ctx)
 
 	if (!ctx->task)		/* CPU contexts live forever */
 		return;
-	if (!refcount_dec_and_test(&ctx->refcount))
+	if (!refcount_dec_and_test(&ctx->refcount)) {
+		/* a failed fork waits for its copies (perf_event_free_task()) */
+		if (READ_ONCE(ctx->task) == TASK_TOMBSTONE &&
+		    refcount_read(&ctx->refcount) == 1) {
+			/* the count before the waiter's check of its queue */
+			smp_mb();
+			wake_up_var(&ctx->refcount);
+		}
 		return;
+	}
 	/* every pin comes with a reference: one left is a leaked pin */
 	WARN_ON_ONCE(ctx->pin_count);
 	/* only empty parts that stayed (perf_ctx_pmu_keep()) are left */

@@ -25,7 +25,10 @@
  * child_mutex to fold, so child_mutex is never taken inside a child's
  * ctx->mutex.  The exiting task's context is scheduled out, marked
  * TASK_TOMBSTONE, unpublished and emptied (perf_ctx_remove_all_exit()) in
- * one IRQs-off section under ctx->lock.
+ * one IRQs-off section under ctx->lock.  A failed fork's
+ * perf_event_free_task() then sleeps, holding no lock, until the copies
+ * that a parent's release took from child_list are freed (they point to
+ * the task copy_process() frees): perf_ctx_put() wakes it.
  */
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -33,6 +36,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -192,10 +196,28 @@ void perf_event_exit_task(struct task_struct *child)
 	perf_task_ctx_detach(child);
 }
 
-/* A fork failed after perf_event_init_task(): the child never ran. */
+/*
+ * A fork failed after perf_event_init_task(): the child never ran, and
+ * copy_process() frees it without looking at its usage count.  Its event
+ * copies each hold a reference on it (hw.target) and one on its context;
+ * a copy that a parent's release took off its child list is freed by that
+ * release, possibly after detach returns.  So wait until ours is the last
+ * reference on the context: every copy has dropped its task by then
+ * (perf_free_event() puts the task before the context; perf_ctx_put()
+ * wakes us).
+ */
 void perf_event_free_task(struct task_struct *task)
 {
+	struct perf_event_context *ctx;
+
+	/* nobody else can change the pointer of a task that never ran */
+	ctx = rcu_dereference_protected(task->perf_event_ctxp, true);
+	if (!ctx)
+		return;
+	perf_ctx_get(ctx);
 	perf_task_ctx_detach(task);
+	wait_var_event(&ctx->refcount, refcount_read(&ctx->refcount) == 1);
+	perf_ctx_put(ctx);
 }
 
 void perf_event_delayed_put(struct task_struct *task)
