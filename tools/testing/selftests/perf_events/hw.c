@@ -10,8 +10,9 @@
  * the "cpu" PMU's sysfs type is PERF_TYPE_RAW (4); instruction sampling
  * with sample_period 100000 gives about count/period PERF_RECORD_SAMPLEs.
  *
- * Everything SKIPs without hardware counters (x86_64 under QEMU TCG); the
- * cases run for real on ppc64le POWER9.  Bounds are generous on purpose.
+ * Everything SKIPs without hardware counters (the x86_64 boot without a
+ * PMU); the cases run for real on the testbed's Intel and AMD PMUs and on
+ * POWER8/9/10.  Bounds are generous on purpose.
  */
 #define _GNU_SOURCE
 #include <unistd.h>
@@ -184,9 +185,17 @@ TEST(raw_inst_cmpl_counts_user_loop)
 	close(fd);
 }
 
+/*
+ * The dynamic sample-rate heuristic is off while the loop runs: under TCG
+ * on a loaded host a preempted vCPU makes a PMI look slow, the kernel
+ * lowers perf_event_max_sample_rate and throttles the event, which then
+ * counts nothing until the next tick (CI, once: fewer than 2 * LOOPS user
+ * instructions counted).  This case is about samples per period.
+ */
 TEST(instruction_sampling_gives_count_over_period_samples)
 {
 	const __u64 period = 100000;
+	struct perfev_sample_limits limits;
 	struct perf_event_attr attr;
 	struct perf_event_header *h;
 	struct perfev_ring ring;
@@ -202,7 +211,10 @@ TEST(instruction_sampling_gives_count_over_period_samples)
 	fd = perfev_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
 	ASSERT_EQ(0, perfev_ring_map(&ring, fd, 16, false));
+	if (perfev_sample_limits_fix(&limits))
+		SKIP(return, "cannot set the sample-rate sysctls (not root?)");
 	count = count_burn(fd, 2 * LOOPS);
+	perfev_sample_limits_restore(&limits);
 	ASSERT_NE(~0ULL, count);
 	ASSERT_GE(count, 2 * LOOPS);
 

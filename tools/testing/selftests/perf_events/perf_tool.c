@@ -322,20 +322,16 @@ static bool is_spin_line(const char *line)
 	return addr >= at && addr < at + 64;
 }
 
-#define MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
-#define MAX_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
-
 /*
  * perf record -e instructions:u, then perf report: samples, one symbol.
  * Under TCG a PMI's time is host time: a preempted vCPU makes one look
  * slow and the kernel lowers perf_event_max_sample_rate until a tick's
  * samples are throttled.  That heuristic is not under test here: it is
- * switched off (perf_cpu_time_max_percent 0) for the record, and the
- * settings are restored after.
+ * switched off for the record (perfev_sample_limits_fix()).
  */
 TEST(record_and_report_instructions)
 {
-	long long rate = -1, percent = -1;
+	struct perfev_sample_limits limits;
 	char line[512];
 	double top = 0;
 	long samples = -1;
@@ -343,15 +339,11 @@ TEST(record_and_report_instructions)
 	FILE *fp;
 
 	REQUIRE_PERF();
-	if (perfev_read_int(MAX_RATE, &rate) || perfev_read_int(MAX_PERCENT, &percent))
-		SKIP(return, "cannot read the sample-rate sysctls");
-	/* (the rate cannot be written while the heuristic is off) */
-	if (perfev_write_int(MAX_RATE, 100000) || perfev_write_int(MAX_PERCENT, 0))
+	if (perfev_sample_limits_fix(&limits))
 		SKIP(return, "cannot set the sample-rate sysctls (not root?)");
 	rc = run(PERF " record -q -e instructions:u -c 100003 -o " DATA " -- %s --spin %lu",
 		 self_exe, SPIN_LONG);
-	perfev_write_int(MAX_PERCENT, percent);
-	perfev_write_int(MAX_RATE, rate);
+	perfev_sample_limits_restore(&limits);
 	ASSERT_EQ(rc, 0);
 	ASSERT_EQ(run(PERF " report --stdio -i " DATA " --sort sym > " OUT " 2>/dev/null"), 0);
 

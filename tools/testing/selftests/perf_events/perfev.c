@@ -110,6 +110,33 @@ int perfev_write_int(const char *path, long long val)
 	return ret;
 }
 
+#define PERFEV_MAX_RATE		"/proc/sys/kernel/perf_event_max_sample_rate"
+#define PERFEV_MAX_PERCENT	"/proc/sys/kernel/perf_cpu_time_max_percent"
+
+int perfev_sample_limits_fix(struct perfev_sample_limits *saved)
+{
+	saved->rate = -1;
+	saved->percent = -1;
+	if (perfev_read_int(PERFEV_MAX_RATE, &saved->rate) ||
+	    perfev_read_int(PERFEV_MAX_PERCENT, &saved->percent))
+		return -1;
+	/* the rate cannot be written while the heuristic is off: rate first */
+	if (perfev_write_int(PERFEV_MAX_RATE, 100000) ||
+	    perfev_write_int(PERFEV_MAX_PERCENT, 0)) {
+		perfev_sample_limits_restore(saved);
+		return -1;
+	}
+	return 0;
+}
+
+void perfev_sample_limits_restore(const struct perfev_sample_limits *saved)
+{
+	if (saved->percent >= 0)
+		perfev_write_int(PERFEV_MAX_PERCENT, saved->percent);
+	if (saved->rate > 0)
+		perfev_write_int(PERFEV_MAX_RATE, saved->rate);
+}
+
 int perfev_pmu_type(const char *pmu)
 {
 	char path[256];

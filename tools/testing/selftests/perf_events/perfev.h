@@ -85,6 +85,22 @@ int perfev_read_int(const char *path, long long *val);
 int perfev_write_int(const char *path, long long val);
 
 /*
+ * The kernel lowers perf_event_max_sample_rate when PMIs take long, and
+ * under TCG a preempted vCPU makes one look slow: the samples after it are
+ * throttled.  A test of sample counts, not of that heuristic, fixes the
+ * rate at 100000 Hz with the heuristic off (perf_cpu_time_max_percent 0)
+ * and puts both back after.  0, or -1 when the sysctls cannot be set (not
+ * root, or no perf_events sysctls): @saved then holds nothing to restore.
+ */
+struct perfev_sample_limits {
+	long long rate;
+	long long percent;
+};
+
+int perfev_sample_limits_fix(struct perfev_sample_limits *saved);
+void perfev_sample_limits_restore(const struct perfev_sample_limits *saved);
+
+/*
  * Pin the calling thread to the CPU it is running on; @orig receives the
  * previous affinity for perfev_unpin().  Returns the CPU, or -1.
  */
