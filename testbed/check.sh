@@ -22,7 +22,7 @@ case "$ARCH" in all) arches=(x86_64 ppc64le) ;; *) arches=("$ARCH") ;; esac
 #   amd      an AMD Zen 3 with PerfMonV2, labelled ...-amd;
 #   amd-v1   the same without PerfMonV2 (the legacy handler), ...-amd-v1;
 #            these three run the perfev binaries that drive the PMU
-#            (X86_PMU_TESTS) and the client scenarios;
+#            (X86_PMU_TESTS), the client scenarios and 6.1's selftests;
 #   testpmu  no PMU, where the test-only perfev_test PMU registers: the
 #            perfev binaries that need it (TESTPMU_TESTS).
 TESTPMU_TESTS=constraints,aux,cgroup,inherit_groups
@@ -103,14 +103,20 @@ for i in "${!arches[@]}"; do
 			tests=$(boot_tests "$X86_PMU_TESTS")
 			case ",$SUITES," in *,perfev,*) ;; *) tests="" ;; esac
 			# and the real-client scenarios (perf, PAPI, a
-			# self-monitoring reader) on every emulated PMU
+			# self-monitoring reader) and 6.1's own selftests (5 s)
+			# on every emulated PMU
 			suites=${tests:+perfev}
 			if [ -z "$TESTS" ]; then
 				case ",$SUITES," in *,scenarios,*) suites="$suites${suites:+,}scenarios" ;; esac
+				case ",$SUITES," in *,upstream,*) suites="$suites${suites:+,}upstream" ;; esac
 			fi
 			[ -n "$suites" ] || continue
 			label="$label-${boot#arch-}" pmu=$boot
-			args="perfev.mode=check perfev.suites=$suites${tests:+ perfev.tests=$tests} kunit.filter_glob=none-at-boot"
+			# KUnit at boot is the main boot's, but for the freeze
+			# on PMI of the model's version 2 (legacy freeze)
+			kunit=none-at-boot
+			[ "$boot" = arch-v2 ] && kunit=x86_intel_pmi_freeze
+			args="perfev.mode=check perfev.suites=$suites${tests:+ perfev.tests=$tests} kunit.filter_glob=$kunit"
 		fi
 		if [ "$boot" = testpmu ]; then
 			tests=$(boot_tests "$TESTPMU_TESTS")
