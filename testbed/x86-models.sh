@@ -34,12 +34,28 @@ case "$REFS" in live | use | update) ;; *) die "X86_MODELS_REFS=$REFS: live, use
 new=$("$TOP/testbed/build-kernel.sh" x86_64 new 0)
 "$TOP/testbed/qemu/build-qemu.sh" > /dev/null
 
+# The QEMU build as an x86 guest sees it: the package version, the build
+# script and the patches that touch more than target/ppc/ (a POWER-only
+# patch changes no x86 dump, so it does not void the recorded ones).
+qemu_x86_inputs() {
+	local p
+
+	dpkg-query -W -f '${Version}\n' qemu-system-x86
+	cat "$TOP/testbed/qemu/build-qemu.sh"
+	for p in "$TOP"/testbed/qemu/patches/*.patch; do
+		if grep '^+++ b/' "$p" | grep -qv '^+++ b/target/ppc/'; then
+			cat "$p"
+		fi
+	done
+}
+
 # ref_key: a digest of everything besides ours that decides 6.1's dumps:
 # the base, its configuration and the testbed drivers it gets, the QEMU
-# build (version, patches), how a guest boots and dumps, the guest's perf
+# build (qemu_x86_inputs), how a guest boots and dumps, the guest's perf
 ref_key() {
 	{
-		cat "$BUILD/base/version" "$BUILD/qemu/stamp"
+		cat "$BUILD/base/version"
+		qemu_x86_inputs
 		cat "$TOP/testbed/config/common.config" "$TOP/testbed/config/x86_64.config"
 		cat "$TOP/testbed/overlay.sh" "$TOP/testbed/upstream-files" "$TOP/patches/series"
 		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/testbed/upstream-files" |

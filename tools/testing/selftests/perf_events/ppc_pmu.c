@@ -37,19 +37,21 @@
  * model maps (EOPNOTSUPP otherwise) and the branch stack of the loop on
  * POWER10, its filter kept beside a marked event, two filters taking
  * turns on the one BHRB and refused within a group; a period reset
- * (IOC_PERIOD) that samples from the next period on; the sysfs format and
+ * (IOC_PERIOD) that samples from the next period on; kernel samples whose
+ * IP is SIAR (SIER[SIAR_VALID]), and user cycle samples of a thread that
+ * keeps entering the kernel without a kernel IP; the sysfs format and
  * events directories perf list reads, and every file of format/, events/
  * and caps/ byte for byte as 6.1 has it (the reference is read from the
  * base tree's source when the guest is built), none more.
  *
  * On QEMU (target/ppc/power8-pmu.c) PMC1-4 count only instructions (0x02,
  * 0xfe on PMC1, 0xfa on PMC4) and cycles (0x1e, 0xf0 on PMC1), PMC5/6
- * always; it never writes SIAR or SDAR.  Debian's QEMU 10 also ignores
- * the MMCR0/MMCR2 privilege freezes and never writes SIER, so its counts
- * include kernel work; the testbed's build (testbed/qemu, patch 0004)
- * honours the freezes and sets SIER[SIPR]/[SIHV] on an alert.  No case
- * relies on exclusion actually happening, so both pass; QEMU records the
- * BHRB for POWER10 only.
+ * always; it never writes SDAR.  Debian's QEMU 10 also ignores the
+ * MMCR0/MMCR2 privilege freezes and never writes SIER or SIAR, so its
+ * counts include kernel work; the testbed's build (testbed/qemu, patches
+ * 0004 and 0012) honours the freezes and sets SIER[SIPR]/[SIHV], SIAR and
+ * SIER[SIAR_VALID] on an alert.  No case but the two SIAR ones relies on
+ * exclusion actually happening; QEMU records the BHRB for POWER10 only.
  *
  * Everything SKIPs off powerpc and without a POWER8/9/10 PMU.
  */
@@ -91,6 +93,7 @@
 #define R_NIP		32
 #define R_MSR		33
 #define R_TRAP		40
+#define R_SIER		43
 #define R_MMCRA		44
 #define R_MMCR0		45
 #define R_MMCR1		46
@@ -103,6 +106,8 @@
 #define BASE_REGS	(BIT_ULL(R_MMCRA + 1) - 1)
 
 #define MSR_PR		BIT_ULL(14)
+#define SIER_SIAR_VALID	0x400000ULL	/* SIER bit 41 */
+#define KERNEL_BASE	0xc000000000000000ULL
 #define MMCR0_FC	0x80000000ULL
 #define MMCR2_FCS(pmc)	(1ULL << (63 - ((pmc) - 1) * 9))
 #define MMCR2_FCP(pmc)	(1ULL << (62 - ((pmc) - 1) * 9))
@@ -1187,10 +1192,171 @@ TEST(regs_intr_of_pmi_samples)
 	close(fd);
 }
 
+/* ------------------------------------------------------------------ SIAR */
+
+/* A kernel workload: system calls that copy (read of /dev/zero). */
+static void kernel_work(int zero, unsigned long rounds)
+{
+	static char buf[16384];
+
+	while (rounds--) {
+		if (read(zero, buf, sizeof(buf)) < 0)
+			break;
+		syscall(SYS_getppid);
+	}
+}
+
+struct siar_log {
+	__u64 mask;
+	int nregs, bad_size, kernel, other, valid, siar_is_ip, siar_kernel;
+};
+
+static void log_siar(struct perf_event_header *h, void *arg)
+{
+	struct siar_log *l = arg;
+	const __u64 *p = (const __u64 *)(h + 1);
+	const __u64 *regs = p + 2;
+	__u64 ip = p[0], siar;
+
+	if (h->size != sizeof(*h) + 16 + 8 * l->nregs) {
+		l->bad_size++;
+		return;
+	}
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL) {
+		l->other++;
+		return;
+	}
+	l->kernel++;
+	if (reg_of(regs, l->mask, R_SIER) & SIER_SIAR_VALID)
+		l->valid++;
+	if (!(l->mask & (1ULL << R_SIAR)))
+		return;
+	siar = reg_of(regs, l->mask, R_SIAR);
+	if (siar == ip)
+		l->siar_is_ip++;
+	if (siar >= KERNEL_BASE)
+		l->siar_kernel++;
+}
+
+/*
+ * A kernel sample's address is SIAR's: both drivers take SIAR for a
+ * sample SIER does not place in problem state.  The PMU sets it at the
+ * alert, with SIER[SIAR_VALID]; its value (an extended register of
+ * PERF_SAMPLE_REGS_INTR from POWER9 on) is then the sample's IP, a kernel
+ * address.  QEMU 10 never wrote SIAR (testbed/qemu patch 0012 does): the
+ * drivers reported the address the interrupt came in at instead.
+ */
+TEST(kernel_samples_take_their_ip_from_siar)
+{
+	struct perf_event_attr a;
+	struct siar_log l = { 0 };
+	struct perfev_ring r;
+	struct ring_tally t;
+	enum model m;
+	int fd, zero;
+
+	REQUIRE_POWER(m);
+	zero = open("/dev/zero", O_RDONLY);
+	ASSERT_GE(zero, 0);
+	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	a.exclude_user = 1;
+	a.exclude_hv = 1;
+	a.sample_period = 20000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR;
+	l.mask = (1ULL << R_NIP) | (1ULL << R_SIER);
+	if (ext_mask(m) & (1ULL << R_SIAR))
+		l.mask |= 1ULL << R_SIAR;
+	l.nregs = __builtin_popcountll(l.mask);
+	a.sample_regs_intr = l.mask;
+	fd = open_sampler(&a, -1, &r);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	kernel_work(zero, 1000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	tally(&r, &t, log_siar, &l);
+	note("%d samples: %d kernel (%d with SIER[SIAR_VALID], SIAR = IP in %d, a kernel address in %d), %d other\n",
+	     t.samples, l.kernel, l.valid, l.siar_is_ip, l.siar_kernel, l.other);
+	EXPECT_EQ(0, l.bad_size);
+	ASSERT_GE(l.kernel, 20);
+	EXPECT_EQ(l.kernel, l.valid);
+	if (l.mask & (1ULL << R_SIAR)) {
+		EXPECT_EQ(l.kernel, l.siar_is_ip);
+		EXPECT_EQ(l.kernel, l.siar_kernel);
+	}
+	unmap_sampler(&r);
+	close(fd);
+	close(zero);
+}
+
+struct user_ip_log {
+	int user, kernel_ip, kernel_mode;
+};
+
+static void log_user_ip(struct perf_event_header *h, void *arg)
+{
+	struct user_ip_log *l = arg;
+	__u64 ip = *(const __u64 *)(h + 1);
+
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		l->kernel_mode++;
+	else
+		l->user++;
+	if (ip >= KERNEL_BASE)
+		l->kernel_ip++;
+}
+
+/*
+ * cycles:u of a thread that enters the kernel all the time: no sample may
+ * carry a kernel address or mode.  A cycle counter's alert can come after
+ * the system call entry that froze it (QEMU's cycle alerts run between
+ * blocks; hardware's PMI waits for MSR[EE] too): SIER and SIAR then
+ * describe a kernel instruction, and both drivers drop such a sample of an
+ * event that excludes the kernel.  Without SIAR (QEMU 10: zero, so the
+ * interrupted address was used) nothing was dropped.
+ */
+TEST(user_cycle_samples_never_carry_a_kernel_ip)
+{
+	struct perf_event_attr a;
+	struct user_ip_log l = { 0 };
+	struct perfev_ring r;
+	struct ring_tally t;
+	struct timespec t0, now;
+	enum model m;
+	int fd, zero;
+
+	REQUIRE_POWER(m);
+	zero = open("/dev/zero", O_RDONLY);
+	ASSERT_GE(zero, 0);
+	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.sample_period = 100003;
+	a.sample_type = PERF_SAMPLE_IP;
+	fd = open_sampler(&a, -1, &r);
+	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		ppc_loop(2000);
+		kernel_work(zero, 1);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 < 400);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	tally(&r, &t, log_user_ip, &l);
+	note("%d samples: %d user, %d not user, %d with a kernel address; %d throttled\n",
+	     t.samples, l.user, l.kernel_mode, l.kernel_ip, t.throttle);
+	ASSERT_GE(l.user, 20);
+	EXPECT_EQ(0, l.kernel_mode);
+	EXPECT_EQ(0, l.kernel_ip);
+	unmap_sampler(&r);
+	close(fd);
+	close(zero);
+}
+
 /* ------------------------------------------------------------- callchains */
 
 struct chain_log {
-	int kernel, kernel_then_user, user_in_loop, bad;
+	int kernel, kernel_then_user, user_in_loop, user_ip_first, bad;
 };
 
 static void log_chain(struct perf_event_header *h, void *arg)
@@ -1207,10 +1373,21 @@ static void log_chain(struct perf_event_header *h, void *arg)
 	}
 	if (e[0] == PERF_CONTEXT_KERNEL) {
 		kern = true;
-		/* the first kernel entry is the sample IP, a kernel address */
-		if (e[1] != ip || e[1] < 0xc000000000000000ULL)
+		/*
+		 * The first kernel entry is the sample IP: a kernel address,
+		 * or SIAR's user one when SIER places the sample in problem
+		 * state and its interrupt came in the kernel (it waited for
+		 * MSR[EE] behind another interrupt): 6.1 and ours then take
+		 * SIAR for the IP and walk the kernel stack too.
+		 */
+		if (e[1] != ip)
 			c->bad++;
-		c->kernel++;
+		else if (ip >= KERNEL_BASE)
+			c->kernel++;
+		else if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
+			c->user_ip_first++;
+		else
+			c->bad++;
 	}
 	for (i = 0; i < nr; i++) {
 		if (e[i] != PERF_CONTEXT_USER)
@@ -1250,8 +1427,8 @@ TEST(callchains_through_the_pmi)
 	}
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	tally(&r, &t, log_chain, &c);
-	note("%d samples: %d in the kernel (%d with user part), %d user IPs in the loop\n",
-	     t.samples, c.kernel, c.kernel_then_user, c.user_in_loop);
+	note("%d samples: %d in the kernel (%d with user part), %d user IPs in the loop, %d user IPs heading a kernel chain\n",
+	     t.samples, c.kernel, c.kernel_then_user, c.user_in_loop, c.user_ip_first);
 	ASSERT_GE(t.samples, 10);
 	EXPECT_EQ(0, c.bad);
 	EXPECT_GT(c.kernel, 0);
