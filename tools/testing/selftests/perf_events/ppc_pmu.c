@@ -1331,29 +1331,24 @@ static void log_user_ip(struct perf_event_header *h, void *arg)
 }
 
 /*
- * cycles:u of a thread that enters the kernel all the time: no sample may
- * carry a kernel address or mode.  A cycle counter's alert can come after
- * the system call entry that froze it (QEMU's cycle alerts run between
- * blocks; hardware's PMI waits for MSR[EE] too): SIER and SIAR then
- * describe a kernel instruction, and both drivers drop such a sample of an
- * event that excludes the kernel.  Without SIAR (QEMU 10: zero, so the
- * interrupted address was used) nothing was dropped.
+ * Samples cycles in one privilege state (@kernel: exclude_user, else
+ * exclude_kernel) for 400 ms of a thread that alternates a user loop with
+ * system calls, and logs each sample's mode and address into @l.
  */
-TEST(user_cycle_samples_never_carry_a_kernel_ip)
+static void sample_cycles_around_syscalls(struct __test_metadata *_metadata,
+					  bool kernel, struct user_ip_log *l,
+					  struct ring_tally *t)
 {
 	struct perf_event_attr a;
-	struct user_ip_log l = { 0 };
 	struct perfev_ring r;
-	struct ring_tally t;
 	struct timespec t0, now;
-	enum model m;
 	int fd, zero;
 
-	REQUIRE_POWER(m);
 	zero = open("/dev/zero", O_RDONLY);
 	ASSERT_GE(zero, 0);
 	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	a.exclude_kernel = 1;
+	a.exclude_kernel = !kernel;
+	a.exclude_user = kernel;
 	a.exclude_hv = 1;
 	a.sample_period = 100003;
 	a.sample_type = PERF_SAMPLE_IP;
@@ -1367,15 +1362,34 @@ TEST(user_cycle_samples_never_carry_a_kernel_ip)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 < 400);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	tally(&r, &t, log_user_ip, &l);
+	tally(&r, t, log_user_ip, l);
+	unmap_sampler(&r);
+	close(fd);
+	close(zero);
+}
+
+/*
+ * cycles:u of a thread that enters the kernel all the time: no sample may
+ * carry a kernel address or mode.  A cycle counter's alert can come after
+ * the system call entry that froze it (QEMU's cycle alerts run between
+ * blocks; hardware's PMI waits for MSR[EE] too): SIER and SIAR then
+ * describe a kernel instruction, and both drivers drop such a sample of an
+ * event that excludes the kernel.  Without SIAR (QEMU 10: zero, so the
+ * interrupted address was used) nothing was dropped.
+ */
+TEST(user_cycle_samples_never_carry_a_kernel_ip)
+{
+	struct user_ip_log l = { 0 };
+	struct ring_tally t;
+	enum model m;
+
+	REQUIRE_POWER(m);
+	sample_cycles_around_syscalls(_metadata, false, &l, &t);
 	note("%d samples: %d user, %d not user, %d with a kernel address; %d throttled\n",
 	     t.samples, l.user, l.kernel_mode, l.kernel_ip, t.throttle);
 	ASSERT_GE(l.user, 20);
 	EXPECT_EQ(0, l.kernel_mode);
 	EXPECT_EQ(0, l.kernel_ip);
-	unmap_sampler(&r);
-	close(fd);
-	close(zero);
 }
 
 /*
@@ -1388,42 +1402,18 @@ TEST(user_cycle_samples_never_carry_a_kernel_ip)
  */
 TEST(kernel_cycle_samples_never_carry_a_user_ip)
 {
-	struct perf_event_attr a;
 	struct user_ip_log l = { 0 };
-	struct perfev_ring r;
 	struct ring_tally t;
-	struct timespec t0, now;
 	enum model m;
-	int fd, zero;
 
 	REQUIRE_POWER(m);
-	zero = open("/dev/zero", O_RDONLY);
-	ASSERT_GE(zero, 0);
-	perfev_attr_init(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	a.exclude_user = 1;
-	a.exclude_hv = 1;
-	a.sample_period = 100003;
-	a.sample_type = PERF_SAMPLE_IP;
-	fd = open_sampler(&a, -1, &r);
-	ASSERT_GE(fd, 0) TH_LOG("errno %d", errno);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		ppc_loop(2000);
-		kernel_work(zero, 1);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 < 400);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	tally(&r, &t, log_user_ip, &l);
+	sample_cycles_around_syscalls(_metadata, true, &l, &t);
 	/* log_user_ip's "user" is a sample in problem state here */
 	note("%d samples: %d not user, %d user, %d with a kernel address; %d throttled\n",
 	     t.samples, l.kernel_mode, l.user, l.kernel_ip, t.throttle);
 	ASSERT_GE(l.kernel_mode, 20);
 	EXPECT_EQ(0, l.user);
 	EXPECT_EQ(l.kernel_mode, l.kernel_ip);
-	unmap_sampler(&r);
-	close(fd);
-	close(zero);
 }
 
 /* ------------------------------------------------------------- callchains */
