@@ -38,8 +38,9 @@
  * POWER10, its filter kept beside a marked event, two filters taking
  * turns on the one BHRB and refused within a group; a period reset
  * (IOC_PERIOD) that samples from the next period on; kernel samples whose
- * IP is SIAR (SIER[SIAR_VALID]), and user cycle samples of a thread that
- * keeps entering the kernel without a kernel IP; the sysfs format and
+ * IP is SIAR (SIER[SIAR_VALID]), and cycle samples of one privilege state
+ * (cycles:u, cycles:k) of a thread that keeps entering and leaving the
+ * kernel, never with the other state's mode or IP; the sysfs format and
  * events directories perf list reads, and every file of format/, events/
  * and caps/ byte for byte as 6.1 has it (the reference is read from the
  * base tree's source when the guest is built), none more.
@@ -49,8 +50,8 @@
  * always; it never writes SDAR.  Debian's QEMU 10 also ignores the
  * MMCR0/MMCR2 privilege freezes and never writes SIER or SIAR, so its
  * counts include kernel work; the testbed's build (testbed/qemu, patches
- * 0004 and 0012) honours the freezes and sets SIER[SIPR]/[SIHV], SIAR and
- * SIER[SIAR_VALID] on an alert.  No case but the two SIAR ones relies on
+ * 0004, 0012, 0013) honours the freezes and sets SIER[SIPR]/[SIHV], SIAR and
+ * SIER[SIAR_VALID] on an alert.  No case but the SIAR ones relies on
  * exclusion actually happening; QEMU records the BHRB for POWER10 only.
  *
  * Everything SKIPs off powerpc and without a POWER8/9/10 PMU.
